@@ -1,0 +1,283 @@
+//! The memory under a table, and the prefetch hint: all of the crate's `unsafe` lives here.
+//!
+//! Why not `Vec<Bucket>`? A `Vec` of `align(64)` buckets is aligned, but building it writes every
+//! byte (`(0..n).map(..).collect()`), so a 16 GiB table costs seconds and 16 GiB of resident memory
+//! before the first probe. `alloc_zeroed` with a 64-byte alignment does no better on glibc: above
+//! the mmap threshold it still memsets, because it cannot tell that the fresh pages are zero. Tables
+//! of [`HUGE_PAGE`] bytes and more therefore come straight from `mmap`: the kernel hands out
+//! zero pages lazily, so creation takes microseconds and only touched pages cost memory, and the
+//! mapping is trimmed to a 2 MiB boundary and `madvise(MADV_HUGEPAGE)`d before the first touch, so
+//! transparent huge pages can back it (one TLB entry then covers 32,768 buckets instead of 64).
+//! Smaller tables, and every table off unix, use the global allocator's `alloc_zeroed`.
+//!
+//! Under `--cfg searchcache_loom` there is no raw memory at all: loom's atomics are not plain
+//! words and must be built with `new`, so the table is an ordinary boxed slice.
+
+/// The size of a transparent huge page on x86-64 and (with 4 KiB base pages) on aarch64.
+#[cfg_attr(searchcache_loom, allow(dead_code))]
+pub(crate) const HUGE_PAGE: usize = 2 << 20;
+
+/// Whether a table asks the kernel for transparent huge pages.
+///
+/// Only Linux acts on this; elsewhere both values behave alike. Huge pages are a request, not a
+/// guarantee: with THP in `never` mode, or with memory fragmented, the kernel uses 4 KiB pages.
+/// [`crate::SearchCache::huge_page_bytes`] reports what was granted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HugePages {
+    /// `madvise(MADV_HUGEPAGE)` tables of 2 MiB and more (the default).
+    #[default]
+    Advise,
+    /// `madvise(MADV_NOHUGEPAGE)`: 4 KiB pages even where THP is `always` (for benchmarking).
+    Never,
+}
+
+/// A type whose all-zero bit pattern is a valid, "empty" value.
+///
+/// # Safety
+///
+/// Zero bytes must be a valid `Self`, equal to [`ZeroInit::empty`], with no drop glue that
+/// matters (the memory is released without dropping its elements). Atomic integers and arrays of
+/// them qualify.
+pub(crate) unsafe trait ZeroInit: Sized + Send + Sync {
+    /// The all-zero value, built safely (loom's atomics must be built this way).
+    #[cfg_attr(not(searchcache_loom), allow(dead_code))]
+    fn empty() -> Self;
+}
+
+pub(crate) use region::Region;
+
+#[cfg(not(searchcache_loom))]
+mod region {
+    use super::{HugePages, ZeroInit, HUGE_PAGE};
+    use crate::size::Error;
+    use std::alloc::Layout;
+    use std::ptr::NonNull;
+
+    /// `len` zero-initialised `T`s, owned, aligned to `T` (64 bytes for a bucket) and, when mapped,
+    /// to 2 MiB.
+    pub(crate) struct Region<T: ZeroInit> {
+        ptr: NonNull<T>,
+        len: usize,
+        backing: Backing,
+    }
+
+    enum Backing {
+        /// An `mmap` of this many bytes starting at `ptr`.
+        #[cfg(unix)]
+        Mapped { bytes: usize },
+        /// A global-allocator block with this layout.
+        Heap { layout: Layout },
+    }
+
+    // SAFETY: (1) a `Region<T>` owns its `T`s exactly like a `Box<[T]>` does; it may move to and be
+    // shared with other threads whenever a boxed slice of `T` could.
+    unsafe impl<T: ZeroInit> Send for Region<T> {}
+    // SAFETY: see (1).
+    unsafe impl<T: ZeroInit> Sync for Region<T> {}
+
+    impl<T: ZeroInit> Region<T> {
+        /// `len` zeroed values. Never panics or aborts: allocation failure is an `Err`.
+        pub(crate) fn zeroed(len: usize, pages: HugePages) -> Result<Self, Error> {
+            let layout = Layout::array::<T>(len).map_err(|e| Error::AllocationFailed {
+                bytes: len.saturating_mul(size_of::<T>()),
+                reason: e.to_string(),
+            })?;
+            assert!(layout.size() > 0, "tables hold at least one line");
+            #[cfg(unix)]
+            if layout.size() >= HUGE_PAGE {
+                return Self::mapped(len, layout.size(), pages);
+            }
+            let _ = pages;
+            Self::heap(len, layout)
+        }
+
+        fn heap(len: usize, layout: Layout) -> Result<Self, Error> {
+            // SAFETY: (2) `layout` has a non-zero size (asserted by the caller).
+            let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+            let ptr = NonNull::new(raw.cast::<T>()).ok_or_else(|| Error::AllocationFailed {
+                bytes: layout.size(),
+                reason: "the global allocator returned null".into(),
+            })?;
+            Ok(Region {
+                ptr,
+                len,
+                backing: Backing::Heap { layout },
+            })
+        }
+
+        #[cfg(unix)]
+        fn mapped(len: usize, bytes: usize, pages: HugePages) -> Result<Self, Error> {
+            let fail = |what: &str| Error::AllocationFailed {
+                bytes,
+                reason: format!("{what}: {}", std::io::Error::last_os_error()),
+            };
+            // Round up to whole huge pages, and over-map by one so a 2 MiB boundary lies inside.
+            let rounded = bytes
+                .checked_next_multiple_of(HUGE_PAGE)
+                .ok_or_else(|| fail("size"))?;
+            let padded = rounded.checked_add(HUGE_PAGE).ok_or_else(|| fail("size"))?;
+            // SAFETY: (3) an anonymous private mapping at an address of the kernel's choosing
+            // aliases no Rust object; failure is reported as MAP_FAILED and checked below.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    padded,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base == libc::MAP_FAILED {
+                return Err(fail("mmap"));
+            }
+            let start = base as usize;
+            let aligned = start.next_multiple_of(HUGE_PAGE);
+            let head = aligned - start;
+            let tail = padded - head - rounded;
+            if head > 0 {
+                // SAFETY: (4) [base, base + head) lies inside the mapping made above and holds no
+                // Rust object; unmapping it trims the mapping to start at `aligned`.
+                unsafe { libc::munmap(base, head) };
+            }
+            if tail > 0 {
+                // SAFETY: as (4), for the bytes past the aligned, rounded table.
+                unsafe { libc::munmap((aligned + rounded) as *mut libc::c_void, tail) };
+            }
+            #[cfg(target_os = "linux")]
+            {
+                let advice = match pages {
+                    HugePages::Advise => libc::MADV_HUGEPAGE,
+                    HugePages::Never => libc::MADV_NOHUGEPAGE,
+                };
+                // SAFETY: (5) advice on a range we own; it changes how the kernel backs untouched
+                // pages, never their contents. A refusal (THP compiled out) is harmless.
+                unsafe { libc::madvise(aligned as *mut libc::c_void, rounded, advice) };
+            }
+            #[cfg(not(target_os = "linux"))]
+            let _ = pages;
+            let ptr = NonNull::new(aligned as *mut T).ok_or_else(|| fail("mmap"))?;
+            Ok(Region {
+                ptr,
+                len,
+                backing: Backing::Mapped { bytes: rounded },
+            })
+        }
+
+        /// The first byte of the table, for finding its mapping in `/proc/self/smaps`.
+        pub(crate) fn address(&self) -> usize {
+            self.ptr.as_ptr() as usize
+        }
+    }
+
+    impl<T: ZeroInit> std::ops::Deref for Region<T> {
+        type Target = [T];
+        fn deref(&self) -> &[T] {
+            // SAFETY: (6) `ptr` points to `len` initialised `T`s (zero bytes are a valid `T` by
+            // `ZeroInit`'s contract), aligned for `T`, owned by `self` and alive until drop.
+            unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        }
+    }
+
+    impl<T: ZeroInit> Drop for Region<T> {
+        fn drop(&mut self) {
+            match self.backing {
+                #[cfg(unix)]
+                Backing::Mapped { bytes } => {
+                    // SAFETY: (7) exactly the range `mapped` kept; no reference into it outlives
+                    // `self`, and `ZeroInit` types need no drop.
+                    unsafe { libc::munmap(self.ptr.as_ptr().cast(), bytes) };
+                }
+                Backing::Heap { layout } => {
+                    // SAFETY: allocated by `alloc_zeroed` with this very layout; see (7).
+                    unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
+                }
+            }
+        }
+    }
+}
+
+#[cfg(searchcache_loom)]
+mod region {
+    use super::{HugePages, ZeroInit};
+    use crate::size::Error;
+
+    /// Under loom: a boxed slice of loom atomics.
+    pub(crate) struct Region<T: ZeroInit>(Box<[T]>);
+
+    impl<T: ZeroInit> Region<T> {
+        pub(crate) fn zeroed(len: usize, _pages: HugePages) -> Result<Self, Error> {
+            let mut items = Vec::new();
+            items
+                .try_reserve_exact(len)
+                .map_err(|e| Error::AllocationFailed {
+                    bytes: len.saturating_mul(size_of::<T>()),
+                    reason: e.to_string(),
+                })?;
+            items.extend((0..len).map(|_| T::empty()));
+            Ok(Region(items.into_boxed_slice()))
+        }
+
+        pub(crate) fn address(&self) -> usize {
+            self.0.as_ptr() as usize
+        }
+    }
+
+    impl<T: ZeroInit> std::ops::Deref for Region<T> {
+        type Target = [T];
+        fn deref(&self) -> &[T] {
+            &self.0
+        }
+    }
+}
+
+/// Asks the CPU to start loading the cache line holding `item` into L1, without waiting for it.
+/// A no-op on targets other than x86-64 and aarch64, and under loom.
+#[inline(always)]
+pub(crate) fn prefetch<T>(item: &T) {
+    let _address = item as *const T;
+    #[cfg(all(target_arch = "x86_64", not(searchcache_loom)))]
+    // SAFETY: (8) a prefetch is a hint: it never faults and never changes memory, and the address
+    // comes from a live reference anyway. SSE is part of the x86-64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(_address.cast());
+    }
+    #[cfg(all(target_arch = "aarch64", not(searchcache_loom)))]
+    // SAFETY: as (8); `prfm` only reads the register holding the address.
+    unsafe {
+        std::arch::asm!(
+            "prfm pldl1keep, [{address}]",
+            address = in(reg) _address,
+            options(nostack, readonly, preserves_flags)
+        );
+    }
+}
+
+/// Bytes of the mapping that starts at `address` that are backed by transparent huge pages, read
+/// from `/proc/self/smaps` (`AnonHugePages`). `None` where that file cannot be read or parsed.
+#[cfg(target_os = "linux")]
+pub(crate) fn huge_page_bytes(address: usize) -> Option<usize> {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for line in smaps.lines() {
+        let mut fields = line.split_whitespace();
+        let first = fields.next().unwrap_or("");
+        if let Some((lo, hi)) = first.split_once('-') {
+            if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
+                inside = (lo..hi).contains(&address);
+                continue;
+            }
+        }
+        if inside && first == "AnonHugePages:" {
+            let kib: usize = fields.next()?.parse().ok()?;
+            return kib.checked_mul(1024);
+        }
+    }
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn huge_page_bytes(_address: usize) -> Option<usize> {
+    None
+}

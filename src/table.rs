@@ -1,0 +1,311 @@
+//! `SearchCache`: the lockless, bucketed, generation-aged transposition table.
+
+use crate::alloc::{self, HugePages, Region};
+use crate::bucket::{Bucket, ENTRIES};
+use crate::mix::{mix64, scale};
+use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK};
+use crate::size::{Error, Size};
+use crate::stats::{CacheStats, Counters};
+use crate::sync::{AtomicU8, Ordering::Relaxed};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Range;
+
+/// Bytes per entry: two 64-bit words.
+pub const ENTRY_BYTES: usize = 16;
+
+/// Bytes per bucket: one cache line of [`ENTRIES_PER_BUCKET`] entries.
+pub const BUCKET_BYTES: usize = 64;
+
+/// Entries per bucket.
+pub const ENTRIES_PER_BUCKET: usize = ENTRIES;
+
+/// Buckets sampled by [`SearchCache::hashfull`]: 250 buckets are 1,000 entries, so the count
+/// is directly the permille, as UCI's `hashfull` wants, and the sample costs 250 line reads.
+const HASHFULL_SAMPLE_BUCKETS: usize = 250;
+
+/// Tables of this many bytes and more are cleared by all of rayon's threads: below it, waking
+/// the pool costs more than the ~1 ms one core needs for 16 MiB.
+#[cfg_attr(searchcache_loom, allow(dead_code))]
+const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
+
+/// Where a key may live.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Slots {
+    /// Any of the four entries of its bucket (the default): a store evicts the one worth least.
+    #[default]
+    Bucket,
+    /// One fixed entry per key, always replaced by the policy's verdict alone: the classic
+    /// single-slot table, kept to measure what buckets buy (one key's slot is always one of the
+    /// entries of the bucket it would use with [`Slots::Bucket`]).
+    Single,
+}
+
+/// How a table is built, beyond its size. `Options::default()` is what engines want.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    huge_pages: HugePages,
+    slots: Slots,
+}
+
+impl Options {
+    /// Whether to ask for transparent huge pages (default [`HugePages::Advise`]).
+    pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
+        self.huge_pages = huge_pages;
+        self
+    }
+
+    /// Buckets of four (default) or a single slot per key.
+    pub fn slots(mut self, slots: Slots) -> Self {
+        self.slots = slots;
+        self
+    }
+}
+
+/// A fixed-size, lossy, lockless hash table from 64-bit keys to [`Pack64`] values, shared by
+/// reference between any number of threads.
+///
+/// Every operation takes `&self` and none takes a lock. The table never grows: it forgets
+/// entries to make room, choosing by the value's [`depth`](Pack64::depth) and its age in
+/// generations. Only [`resize`](SearchCache::resize) needs `&mut self`, so no search can be
+/// running while the memory is swapped.
+///
+/// # Guarantees
+///
+/// * A probe returns a value that some `store` wrote for that very key, or `None`: never a
+///   value stored for another key, and never a mix of two stores. The only exception is a true
+///   64-bit key collision (two positions with the same key, which the table cannot tell apart)
+///   or a torn read whose words happen to XOR to the probed key (about 2^-64 per torn read,
+///   because keys are mixed by a fixed bijection first). With random keys, a false hit needs a
+///   64-bit match: about 4 · 2^-64 per probe.
+/// * A stored value may be lost at any time: evicted by a store of another key to the same
+///   bucket, overwritten by a racing store, or dropped by the value's own
+///   [`merge`](Pack64::merge). A probe right after a store in the same thread finds it unless
+///   something else happened to the bucket in between.
+/// * An empty slot never matches, whatever the key (0 included) and whatever the value packs to.
+///
+/// # Memory
+///
+/// 16 bytes per entry, 64 per bucket: 65,536 entries per MiB; a table of `n` buckets takes
+/// `64 n` bytes plus a few hundred for the struct. Tables of 2 MiB and more are mapped lazily
+/// from the OS: memory is committed page by page as entries are first written.
+///
+/// # Example
+///
+/// ```
+/// use searchcache::{SearchCache, Size};
+///
+/// let table: SearchCache<u32> = SearchCache::new(Size::Mib(1))?;
+/// table.store(0xDEAD_BEEF, 42);
+/// assert_eq!(table.probe(0xDEAD_BEEF), Some(42));
+/// assert_eq!(table.probe(7), None);
+/// # Ok::<(), searchcache::Error>(())
+/// ```
+pub struct SearchCache<V: Pack64> {
+    buckets: Region<Bucket>,
+    generation: AtomicU8,
+    options: Options,
+    counters: Counters,
+    _values: PhantomData<fn(V) -> V>,
+}
+
+impl<V: Pack64> SearchCache<V> {
+    /// A table of `size` with the default [`Options`].
+    ///
+    /// Errors: a size below one bucket (64 bytes, 4 entries), a size that overflows the address
+    /// space, or memory the OS refuses. Never panics or aborts.
+    pub fn new(size: Size) -> Result<Self, Error> {
+        Self::with_options(size, Options::default())
+    }
+
+    /// A table of `size` built as `options` say.
+    ///
+    /// Errors: as [`new`](SearchCache::new).
+    pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
+        let () = Fits::<V>::CHECK;
+        let lines = size.lines(BUCKET_BYTES, ENTRIES)?;
+        Ok(SearchCache {
+            buckets: Region::zeroed(lines, options.huge_pages)?,
+            generation: AtomicU8::new(0),
+            options,
+            counters: Counters::new(),
+            _values: PhantomData,
+        })
+    }
+
+    /// Replaces the table with an empty one of `size`. The new memory is allocated before the old
+    /// is released (peak use is both), so on error the old table is kept, entries and all.
+    pub fn resize(&mut self, size: Size) -> Result<(), Error> {
+        let mut fresh = Self::with_options(size, self.options)?;
+        fresh.generation = AtomicU8::new(self.generation());
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The bucket for a mixed key, and which of its entries the key may use.
+    #[inline]
+    fn locate(&self, mixed: u64) -> (&Bucket, Range<usize>) {
+        let n = self.buckets.len();
+        match self.options.slots {
+            Slots::Bucket => (&self.buckets[scale(mixed, n)], 0..ENTRIES),
+            Slots::Single => {
+                // ⌊⌊4nx⌋ / 4⌋ = ⌊nx⌋: the single slot lies in the bucket `Slots::Bucket` uses.
+                let slot = scale(mixed, n * ENTRIES);
+                let i = slot % ENTRIES;
+                (&self.buckets[slot / ENTRIES], i..i + 1)
+            }
+        }
+    }
+
+    /// The value stored for `key`, or `None`. See the type's Guarantees.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<V> {
+        let mixed = mix64(key);
+        let (bucket, entries) = self.locate(mixed);
+        let found = entries
+            .map(|i| bucket.read(i))
+            .find(|slot| slot.holds(mixed))
+            .map(|slot| decode(slot.data));
+        self.counters.probe(found.is_some());
+        found
+    }
+
+    /// Stores `value` for `key`.
+    ///
+    /// Goes to the entry already holding `key` (where [`Pack64::merge`] decides what is
+    /// written), else to an empty entry, else evicts the entry whose
+    /// `depth − AGE_WEIGHT · age` is least (the first of equals).
+    #[inline]
+    pub fn store(&self, key: u64, value: V) {
+        let mixed = mix64(key);
+        let now = self.generation();
+        let (bucket, entries) = self.locate(mixed);
+        let mut victim = entries.start;
+        let mut victim_worth = i32::MAX;
+        let mut victim_occupied = true;
+        for i in entries {
+            let slot = bucket.read(i);
+            if !slot.is_occupied() {
+                if victim_occupied {
+                    (victim, victim_worth, victim_occupied) = (i, i32::MIN, false);
+                }
+                continue;
+            }
+            let old: V = decode(slot.data);
+            let old_age = age(now, generation_of(slot.data));
+            if slot.holds(mixed) {
+                if let Some(merged) = value.merge(old, old_age) {
+                    bucket.write(i, mixed, encode(merged, now));
+                }
+                self.counters.store(false);
+                return;
+            }
+            let worth = old
+                .depth()
+                .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age.into()));
+            if victim_occupied && worth < victim_worth {
+                (victim, victim_worth) = (i, worth);
+            }
+        }
+        bucket.write(victim, mixed, encode(value, now));
+        self.counters.store(victim_occupied);
+    }
+
+    /// Starts loading `key`'s bucket into the cache, so that a later `probe` or `store` of it
+    /// does not wait for memory. Call it as soon as a child's key is known, before work that does
+    /// not need the table (move generation). A hint only: a no-op on targets other than x86-64
+    /// and aarch64.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        alloc::prefetch(self.locate(mix64(key)).0);
+    }
+
+    /// Starts a new generation (a new search): every stored entry becomes one generation older.
+    /// Generations count modulo 128.
+    pub fn new_generation(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The current generation, `0..128`.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) & GENERATION_MASK
+    }
+
+    /// Permille of entries written in the current generation, over a sample of the first 250
+    /// buckets (1,000 entries; the whole table when smaller), as UCI's `info hashfull` reports.
+    /// An estimate: a table whose fill is uneven over its buckets is misjudged accordingly.
+    pub fn hashfull(&self) -> usize {
+        let now = self.generation();
+        let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE_BUCKETS)];
+        let current = sample
+            .iter()
+            .flat_map(|b| (0..ENTRIES).map(move |i| b.read(i)))
+            .filter(|slot| slot.is_occupied() && generation_of(slot.data) == now)
+            .count();
+        current * 1000 / (sample.len() * ENTRIES)
+    }
+
+    /// Empties every entry (the generation is kept). Tables of 16 MiB and more are cleared by
+    /// rayon's thread pool. Stores that race with `clear` may survive it.
+    pub fn clear(&self) {
+        #[cfg(not(searchcache_loom))]
+        if self.memory_bytes() >= PARALLEL_CLEAR_BYTES {
+            use rayon::prelude::*;
+            // 16,384 buckets = 1 MiB per task: big enough to amortise scheduling.
+            self.buckets
+                .par_chunks(16_384)
+                .for_each(|chunk| chunk.iter().for_each(Bucket::clear));
+            return;
+        }
+        self.buckets.iter().for_each(Bucket::clear);
+    }
+
+    /// How many entries the table holds when full: 4 per bucket.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * ENTRIES
+    }
+
+    /// The number of 64-byte buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Bytes of entry memory: `64 × buckets()` (mapped tables round up to 2 MiB in the address
+    /// space, but pages never touched cost no memory).
+    pub fn memory_bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// The options the table was built with.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Bytes of the table backed by transparent huge pages right now, read from
+    /// `/proc/self/smaps` on Linux; `None` elsewhere or when it cannot be read. Pages are
+    /// backed on first touch, so a fresh table reports 0.
+    pub fn huge_page_bytes(&self) -> Option<usize> {
+        alloc::huge_page_bytes(self.buckets.address())
+    }
+
+    /// The counters, with the `stats` cargo feature; `None` without it.
+    pub fn stats(&self) -> Option<CacheStats> {
+        self.counters.snapshot()
+    }
+
+    /// Sets the counters back to zero (nothing to do without the `stats` feature).
+    pub fn reset_stats(&self) {
+        self.counters.reset();
+    }
+}
+
+impl<V: Pack64> fmt::Debug for SearchCache<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchCache")
+            .field("buckets", &self.buckets.len())
+            .field("capacity", &self.capacity())
+            .field("generation", &self.generation())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
