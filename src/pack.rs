@@ -63,6 +63,21 @@ pub(crate) const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
 ///     }
 /// }
 /// ```
+///
+/// # Too many bits is a compile error
+///
+/// ```compile_fail
+/// use searchcache::{Pack64, SearchCache, Size};
+///
+/// #[derive(Clone, Copy)]
+/// struct Wide(u64);
+/// impl Pack64 for Wide {
+///     const BITS: u32 = 57; // one more than the payload
+///     fn pack(self) -> u64 { self.0 }
+///     fn unpack(bits: u64) -> Self { Wide(bits) }
+/// }
+/// let t = SearchCache::<Wide>::new(Size::Mib(1)); // error: evaluation of constant failed
+/// ```
 pub trait Pack64: Copy {
     /// How many low bits [`pack`](Pack64::pack) uses; at most [`PAYLOAD_BITS`]. A larger value is
     /// a compile-time error where a table of this type is built.

@@ -157,6 +157,12 @@ impl<V: Pack64> SearchCache<V> {
         }
     }
 
+    /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`.
+    /// Exposed for tests and for callers that shard work by bucket; never needed to use the table.
+    pub fn bucket_of(&self, key: u64) -> usize {
+        scale(mix64(key), self.buckets.len())
+    }
+
     /// The value stored for `key`, or `None`. See the type's Guarantees.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<V> {

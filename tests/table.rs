@@ -1,0 +1,545 @@
+//! Behaviour of `SearchCache` as the docs and the seed documents describe it, single-threaded.
+//! (Races: tests/torture.rs and tests/loom.rs.)
+
+use searchcache::{Error, HugePages, Options, Pack64, SearchCache, Size, Slots, PAYLOAD_BITS};
+
+/// A chess-like entry: the seed's replacement rules, to prove a real policy fits the trait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ChessLike {
+    mv: u16,
+    depth: u8,
+    exact: bool,
+}
+
+impl Pack64 for ChessLike {
+    const BITS: u32 = 25;
+    fn pack(self) -> u64 {
+        u64::from(self.mv) | u64::from(self.depth) << 16 | u64::from(self.exact) << 24
+    }
+    fn unpack(bits: u64) -> Self {
+        ChessLike {
+            mv: bits as u16,
+            depth: (bits >> 16) as u8,
+            exact: bits >> 24 & 1 == 1,
+        }
+    }
+    fn depth(&self) -> i32 {
+        i32::from(self.depth)
+    }
+    fn merge(mut self, old: Self, age: u8) -> Option<Self> {
+        // Don't overwrite a much deeper entry of this search unless the new one is exact.
+        if age == 0 && !self.exact && i32::from(self.depth) + 4 < i32::from(old.depth) {
+            return None;
+        }
+        // Keep the old best move when the new result has none.
+        if self.mv == 0 {
+            self.mv = old.mv;
+        }
+        Some(self)
+    }
+}
+
+/// A value using every payload bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Full56(u64);
+
+impl Pack64 for Full56 {
+    fn pack(self) -> u64 {
+        self.0
+    }
+    fn unpack(bits: u64) -> Self {
+        Full56(bits)
+    }
+}
+
+fn deep(depth: u8) -> ChessLike {
+    ChessLike {
+        mv: 1,
+        depth,
+        exact: false,
+    }
+}
+
+/// A table of exactly one bucket (four entries): every key collides.
+fn one_bucket<V: Pack64>() -> SearchCache<V> {
+    let t = SearchCache::new(Size::Entries(4)).unwrap();
+    assert_eq!((t.buckets(), t.capacity()), (1, 4));
+    t
+}
+
+#[test]
+fn round_trips_at_the_edges() {
+    let t = SearchCache::<Full56>::new(Size::Mib(1)).unwrap();
+    let max = (1u64 << PAYLOAD_BITS) - 1;
+    for (key, value) in [
+        (0, 0),
+        (0, max),
+        (u64::MAX, max),
+        (1, 0),
+        (u64::MAX, 0),
+        (42, 1 << 55),
+    ] {
+        t.store(key, Full56(value));
+        assert_eq!(t.probe(key), Some(Full56(value)), "key {key:#x}");
+    }
+    let i = SearchCache::<i32>::new(Size::Mib(1)).unwrap();
+    for v in [i32::MIN, -1, 0, i32::MAX] {
+        i.store(9, v);
+        assert_eq!(i.probe(9), Some(v));
+    }
+    let b = SearchCache::<bool>::new(Size::Entries(4)).unwrap();
+    b.store(0, false);
+    assert_eq!(b.probe(0), Some(false));
+}
+
+#[test]
+fn an_empty_slot_never_matches() {
+    // Key 0 with an all-zero value packs to the same payload as an empty slot: it must not match
+    // until it is stored.
+    let unit = SearchCache::<()>::new(Size::Mib(1)).unwrap();
+    let word = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+    for key in [0, 1, u64::MAX] {
+        assert_eq!(unit.probe(key), None);
+        assert_eq!(word.probe(key), None);
+    }
+    unit.store(0, ());
+    word.store(0, 0);
+    assert_eq!(unit.probe(0), Some(()));
+    assert_eq!(word.probe(0), Some(0));
+    assert_eq!(word.probe(1), None);
+}
+
+/// The seed's example: a depth-14 entry from the previous search against a depth-2 entry from
+/// this one, the shallow goes; two searches after it was written, the old one goes first. Run
+/// from several starting generations, so the age arithmetic is checked across the wrap at 128.
+#[test]
+fn replacement_weighs_depth_against_age() {
+    for start in [0u32, 1, 126, 127] {
+        let t = one_bucket::<ChessLike>();
+        for _ in 0..start {
+            t.new_generation();
+        }
+        let (a, b, c, d, e, f) = (1u64, 2, 3, 4, 5, 6);
+        t.store(a, deep(14));
+        t.new_generation();
+        for k in [b, c, d] {
+            t.store(k, deep(2));
+        }
+        // Worth: a = 14 − 8·1 = 6, b = c = d = 2: the first of the shallow ones goes.
+        t.store(e, deep(2));
+        assert_eq!(t.probe(b), None, "start {start}");
+        for k in [a, c, d, e] {
+            assert!(t.probe(k).is_some(), "start {start}, key {k}");
+        }
+        t.new_generation();
+        for k in [c, d, e] {
+            t.store(k, deep(2)); // rewritten in this generation
+        }
+        // Worth: a = 14 − 8·2 = −2, the others 2: the old deep entry goes first.
+        t.store(f, deep(2));
+        assert_eq!(t.probe(a), None, "start {start}");
+        for k in [c, d, e, f] {
+            assert!(t.probe(k).is_some(), "start {start}, key {k}");
+        }
+    }
+}
+
+#[test]
+fn an_empty_slot_is_used_before_anything_is_evicted() {
+    let t = one_bucket::<ChessLike>();
+    t.store(1, deep(0));
+    t.store(2, deep(200));
+    t.store(3, deep(0));
+    t.store(4, deep(0)); // fills the last empty slot, although 1 and 3 are worth less
+    for k in 1..=4 {
+        assert!(t.probe(k).is_some());
+    }
+}
+
+#[test]
+fn ties_evict_the_first_entry() {
+    let t = one_bucket::<u32>();
+    for k in 1..=4 {
+        t.store(k, k as u32);
+    }
+    t.store(5, 5);
+    assert_eq!(t.probe(1), None);
+    assert_eq!((2..=5).filter(|&k| t.probe(k).is_some()).count(), 4);
+}
+
+#[test]
+fn same_key_guard_keeps_a_much_deeper_entry_of_this_search() {
+    let t = SearchCache::<ChessLike>::new(Size::Mib(1)).unwrap();
+    t.store(
+        7,
+        ChessLike {
+            mv: 3,
+            depth: 12,
+            exact: false,
+        },
+    );
+    t.store(
+        7,
+        ChessLike {
+            mv: 4,
+            depth: 2,
+            exact: false,
+        },
+    );
+    assert_eq!(
+        t.probe(7).map(|e| e.depth),
+        Some(12),
+        "shallow bound must not replace deep"
+    );
+    t.store(
+        7,
+        ChessLike {
+            mv: 4,
+            depth: 8,
+            exact: false,
+        },
+    );
+    assert_eq!(
+        t.probe(7).map(|e| e.depth),
+        Some(8),
+        "within 4 plies it replaces"
+    );
+    t.store(
+        7,
+        ChessLike {
+            mv: 4,
+            depth: 30,
+            exact: false,
+        },
+    );
+    t.store(
+        7,
+        ChessLike {
+            mv: 5,
+            depth: 1,
+            exact: true,
+        },
+    );
+    assert_eq!(
+        t.probe(7),
+        Some(ChessLike {
+            mv: 5,
+            depth: 1,
+            exact: true
+        }),
+        "exact replaces"
+    );
+    t.store(
+        7,
+        ChessLike {
+            mv: 4,
+            depth: 30,
+            exact: false,
+        },
+    );
+    t.new_generation();
+    t.store(
+        7,
+        ChessLike {
+            mv: 6,
+            depth: 1,
+            exact: false,
+        },
+    );
+    assert_eq!(
+        t.probe(7).map(|e| e.depth),
+        Some(1),
+        "an older search's entry is replaced"
+    );
+}
+
+#[test]
+fn a_result_without_a_move_keeps_the_old_move() {
+    let t = SearchCache::<ChessLike>::new(Size::Mib(1)).unwrap();
+    t.store(
+        11,
+        ChessLike {
+            mv: 77,
+            depth: 3,
+            exact: false,
+        },
+    );
+    t.store(
+        11,
+        ChessLike {
+            mv: 0,
+            depth: 5,
+            exact: false,
+        },
+    );
+    assert_eq!(
+        t.probe(11),
+        Some(ChessLike {
+            mv: 77,
+            depth: 5,
+            exact: false
+        })
+    );
+    t.store(
+        11,
+        ChessLike {
+            mv: 78,
+            depth: 6,
+            exact: false,
+        },
+    );
+    assert_eq!(t.probe(11).map(|e| e.mv), Some(78));
+}
+
+#[test]
+fn a_merge_by_max_only_grows() {
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Bound(u16);
+    impl Pack64 for Bound {
+        const BITS: u32 = 16;
+        fn pack(self) -> u64 {
+            u64::from(self.0)
+        }
+        fn unpack(bits: u64) -> Self {
+            Bound(bits as u16)
+        }
+        fn merge(self, old: Self, _age: u8) -> Option<Self> {
+            Some(Bound(self.0.max(old.0)))
+        }
+    }
+    let t = SearchCache::<Bound>::new(Size::Mib(1)).unwrap();
+    t.store(5, Bound(40));
+    t.store(5, Bound(38));
+    assert_eq!(t.probe(5), Some(Bound(40)));
+    t.store(5, Bound(44));
+    assert_eq!(t.probe(5), Some(Bound(44)));
+}
+
+#[test]
+fn generations_wrap_at_128() {
+    let t = SearchCache::<u8>::new(Size::Mib(1)).unwrap();
+    assert_eq!(t.generation(), 0);
+    for i in 1..=300u32 {
+        t.new_generation();
+        assert_eq!(u32::from(t.generation()), i % 128);
+    }
+}
+
+#[test]
+fn hashfull_counts_this_generation_in_permille() {
+    let t = SearchCache::<u32>::new(Size::Entries(4000)).unwrap();
+    assert_eq!(t.hashfull(), 0);
+    // Enough keys to fill the 1,000 sampled entries (4,000-entry table, 100,000 keys).
+    for k in 0..100_000u64 {
+        t.store(k, 1);
+    }
+    assert_eq!(t.hashfull(), 1000);
+    t.new_generation();
+    assert_eq!(t.hashfull(), 0, "last search's entries do not count");
+    for k in 0..1_000u64 {
+        t.store(k, 1);
+    }
+    let h = t.hashfull();
+    // 1,000 of 4,000 slots rewritten: about a quarter of the sample.
+    assert!((150..=350).contains(&h), "{h}");
+
+    let small = one_bucket::<u32>();
+    small.store(1, 1);
+    assert_eq!(
+        small.hashfull(),
+        250,
+        "a table smaller than the sample is sampled whole"
+    );
+}
+
+#[test]
+fn clear_empties_small_and_large_tables() {
+    for size in [Size::Entries(64), Size::Mib(32)] {
+        let t = SearchCache::<u32>::new(size).unwrap();
+        for k in 0..10_000u64 {
+            t.store(k, k as u32);
+        }
+        assert!(t.probe(9_999).is_some());
+        t.new_generation();
+        t.clear();
+        assert!((0..10_000u64).all(|k| t.probe(k).is_none()), "{size:?}");
+        assert_eq!(t.hashfull(), 0);
+        assert_eq!(t.generation(), 1, "clear keeps the generation");
+    }
+}
+
+#[test]
+fn sizes_and_memory() {
+    let t = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+    assert_eq!(
+        (t.capacity(), t.memory_bytes(), t.buckets()),
+        (65_536, 1 << 20, 16_384)
+    );
+    let t = SearchCache::<u32>::new(Size::Bytes(1000)).unwrap();
+    assert_eq!(
+        (t.buckets(), t.memory_bytes()),
+        (15, 960),
+        "bytes round down to whole lines"
+    );
+    let t = SearchCache::<u32>::new(Size::Entries(10)).unwrap();
+    assert_eq!(t.capacity(), 12, "entries round up to whole buckets");
+    let t = SearchCache::<u32>::new(Size::Mib(3)).unwrap();
+    assert_eq!(t.buckets(), 3 << 14, "any size, not only powers of two");
+}
+
+#[test]
+fn bad_sizes_are_errors_not_panics() {
+    for size in [
+        Size::Bytes(0),
+        Size::Bytes(63),
+        Size::Entries(0),
+        Size::Mib(0),
+    ] {
+        let e = SearchCache::<u32>::new(size).unwrap_err();
+        assert!(matches!(e, Error::ZeroSize { .. }), "{size:?}: {e}");
+        assert!(e.to_string().contains("too small"), "{e}");
+    }
+    for size in [
+        Size::Mib(usize::MAX),
+        Size::Entries(usize::MAX),
+        Size::Bytes(usize::MAX),
+    ] {
+        let e = SearchCache::<u32>::new(size).unwrap_err();
+        assert!(matches!(e, Error::TooLarge { .. }), "{size:?}: {e}");
+    }
+    // 2^62 bytes passes the address-space check but no machine can map it.
+    let e = SearchCache::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
+    assert!(matches!(e, Error::AllocationFailed { .. }), "{e}");
+    assert!(e.to_string().contains("could not allocate"), "{e}");
+}
+
+#[test]
+fn a_failed_resize_keeps_the_old_table() {
+    let mut t = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+    t.store(3, 33);
+    t.new_generation();
+    assert!(t.resize(Size::Bytes(1 << 62)).is_err());
+    assert_eq!((t.probe(3), t.capacity()), (Some(33), 65_536));
+    t.resize(Size::Mib(2)).unwrap();
+    assert_eq!(
+        (t.probe(3), t.capacity(), t.generation()),
+        (None, 131_072, 1)
+    );
+}
+
+/// Structured keys (counters, packed boards, keys that differ only in high bits) must spread
+/// over buckets like random ones. Pearson's chi-square over 1,024 buckets has 1,023 degrees of
+/// freedom: mean 1,023, standard deviation √2046 ≈ 45; 1,400 is 8 standard deviations out.
+#[test]
+fn structured_keys_spread_evenly_over_buckets() {
+    let t = SearchCache::<u32>::new(Size::Entries(4096)).unwrap();
+    let n = t.buckets();
+    assert_eq!(n, 1024);
+    let chi_square = |keys: &mut dyn Iterator<Item = u64>| {
+        let mut counts = vec![0u64; n];
+        let mut total = 0u64;
+        for k in keys {
+            counts[t.bucket_of(k)] += 1;
+            total += 1;
+        }
+        let expected = total as f64 / n as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum::<f64>()
+    };
+    let counter = chi_square(&mut (0..65_536u64));
+    let high_bits = chi_square(&mut (0..65_536u64).map(|k| k << 48));
+    let strided = chi_square(&mut (0..65_536u64).map(|k| k * 1024));
+    // 15-puzzle-like boards: 4 bits per tile, permutations of a few tiles.
+    let boards = chi_square(&mut (0..65_536u64).map(|k| {
+        let base = 0xFEDC_BA98_7654_3210u64;
+        base ^ (k & 0xF) << 4 ^ (k >> 4 & 0xF) << 20 ^ (k >> 8 & 0xF) << 36 ^ (k >> 12) << 52
+    }));
+    for (name, x2) in [
+        ("counter", counter),
+        ("high", high_bits),
+        ("stride", strided),
+        ("boards", boards),
+    ] {
+        assert!(
+            x2 < 1_400.0,
+            "{name}: chi-square {x2:.0} over 1023 degrees of freedom"
+        );
+    }
+}
+
+#[test]
+fn single_slot_keys_live_in_their_bucket_slot() {
+    let single = SearchCache::<u32>::with_options(
+        Size::Entries(64),
+        Options::default().slots(Slots::Single),
+    )
+    .unwrap();
+    // With one slot per key, two keys sharing a slot evict each other, so of many keys stored
+    // at most `capacity` survive, and each survivor probes back to its own value.
+    for k in 0..1_000u64 {
+        single.store(k, k as u32);
+    }
+    let survivors: Vec<u64> = (0..1_000).filter(|&k| single.probe(k).is_some()).collect();
+    assert!(
+        survivors.len() <= 64 && survivors.len() > 32,
+        "{}",
+        survivors.len()
+    );
+    assert!(survivors.iter().all(|&k| single.probe(k) == Some(k as u32)));
+    // The last key stored always survives (nothing came after it).
+    assert_eq!(single.probe(999), Some(999));
+}
+
+#[test]
+fn huge_pages_are_reported() {
+    let touch = |t: &SearchCache<u32>| {
+        for k in 0..(t.capacity() as u64) {
+            t.store(k, 1);
+        }
+    };
+    let never = SearchCache::<u32>::with_options(
+        Size::Mib(8),
+        Options::default().huge_pages(HugePages::Never),
+    )
+    .unwrap();
+    touch(&never);
+    let advised = SearchCache::<u32>::new(Size::Mib(8)).unwrap();
+    touch(&advised);
+    if cfg!(target_os = "linux") {
+        assert_eq!(
+            never.huge_page_bytes(),
+            Some(0),
+            "MADV_NOHUGEPAGE was ignored"
+        );
+        let granted = advised.huge_page_bytes();
+        assert!(granted.is_some());
+        eprintln!("8 MiB table, MADV_HUGEPAGE: {granted:?} bytes on huge pages");
+    }
+}
+
+#[cfg(feature = "stats")]
+#[test]
+fn counters_count_exactly_when_quiet() {
+    let t = one_bucket::<u32>();
+    for k in 1..=6 {
+        t.store(k, 1); // 4 into empty slots, 2 evictions
+    }
+    t.store(6, 2); // same key: not a replacement
+    let hits = (1..=6).filter(|&k| t.probe(k).is_some()).count() as u64;
+    let s = t.stats().unwrap();
+    assert_eq!(
+        (s.stores, s.replacements, s.probes, s.hits),
+        (7, 2, 6, hits)
+    );
+    assert_eq!(hits, 4);
+    t.reset_stats();
+    assert_eq!(t.stats().unwrap().probes, 0);
+}
+
+#[cfg(not(feature = "stats"))]
+#[test]
+fn counters_are_absent_without_the_feature() {
+    assert_eq!(one_bucket::<u32>().stats(), None);
+}
