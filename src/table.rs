@@ -88,7 +88,8 @@ impl Options {
 ///
 /// 16 bytes per entry, 64 per bucket: 65,536 entries per MiB; a table of `n` buckets takes
 /// `64 n` bytes plus a few hundred for the struct. Tables of 2 MiB and more are mapped lazily
-/// from the OS: memory is committed page by page as entries are first written.
+/// from the OS: memory is committed page by page as entries are first written (with huge pages,
+/// 2 MiB at a time, so a big table used sparsely becomes resident sooner than with 4 KiB pages).
 ///
 /// # Example
 ///

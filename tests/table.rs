@@ -543,3 +543,30 @@ fn counters_count_exactly_when_quiet() {
 fn counters_are_absent_without_the_feature() {
     assert_eq!(one_bucket::<u32>().stats(), None);
 }
+
+/// Resident memory of this process in bytes, from /proc/self/status.
+#[cfg(target_os = "linux")]
+fn resident_bytes() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kib: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}
+
+/// A 4 GiB table is mapped, not written: only the pages its entries touch become resident.
+/// (Eager zeroing, as a `collect()` of buckets or glibc's aligned `calloc`, would make all
+/// 4 GiB resident before the first probe.) With huge pages a touch commits 2 MiB, so 16 stores
+/// may commit 32 MiB. Other tests in this process allocate a few tens of MiB at the same time,
+/// hence the 256 MiB margin, still 16 times less than the table.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_table_costs_memory_only_where_touched() {
+    let before = resident_bytes();
+    let t = SearchCache::<u32>::new(Size::Mib(4096)).unwrap();
+    for k in 0..16u64 {
+        t.store(k, 1);
+    }
+    let grown = resident_bytes().saturating_sub(before);
+    assert!(grown < 256 << 20, "a fresh 4 GiB table made {grown} bytes resident");
+    assert!((0..16).all(|k| t.probe(k) == Some(1)));
+}
