@@ -85,4 +85,12 @@ impl Bucket {
             }
         }
     }
+
+    /// Writes to the bucket's page without changing it, so the OS commits the page now: a
+    /// compare-and-swap of zero for zero (a locked write even when it fails). Not an add of zero:
+    /// LLVM turns an idempotent read-modify-write into a plain load, which commits nothing. Never
+    /// clobbers a racing store, unlike writing back a loaded value.
+    pub(crate) fn touch(&self) {
+        let _ = self.words[0].compare_exchange(0, 0, Relaxed, Relaxed);
+    }
 }

@@ -253,18 +253,37 @@ impl<V: Pack64> SearchCache<V> {
     }
 
     /// Empties every entry (the generation is kept). Tables of 16 MiB and more are cleared by
-    /// rayon's thread pool. Stores that race with `clear` may survive it.
+    /// rayon's thread pool. Stores that race with `clear` may survive it. Pages never written
+    /// stay uncommitted (see [`prefault`](Self::prefault)).
     pub fn clear(&self) {
+        self.for_each_chunk(1, |chunk| chunk.iter().for_each(Bucket::clear));
+    }
+
+    /// Makes the OS back the whole table with memory now, instead of on the first store to each
+    /// page. A fresh (or cleared, never-written) table lives on the kernel's shared zero page;
+    /// the first store to each page then faults and zeroes it (a whole 2 MiB with huge pages)
+    /// on the storing thread, which a search pays as seconds per GiB in its first move. An
+    /// engine calls this after building or resizing its table, outside the clock. Safe to call
+    /// at any time: it changes no entry (each page gets a compare-and-swap of zero for zero).
+    pub fn prefault(&self) {
+        // 64 buckets = one 4 KiB page: touch the first bucket of each.
+        const BUCKETS_PER_PAGE: usize = 4096 / BUCKET_BYTES;
+        self.for_each_chunk(BUCKETS_PER_PAGE, |chunk| chunk[0].touch());
+    }
+
+    /// Runs `work` on each run of `unit` consecutive buckets (the last may be shorter): on
+    /// rayon's pool for tables of 16 MiB and more, else (and under loom) on this thread.
+    fn for_each_chunk(&self, unit: usize, work: impl Fn(&[Bucket]) + Sync + Send) {
         #[cfg(not(searchcache_loom))]
         if self.memory_bytes() >= PARALLEL_CLEAR_BYTES {
             use rayon::prelude::*;
             // 16,384 buckets = 1 MiB per task: big enough to amortise scheduling.
             self.buckets
                 .par_chunks(16_384)
-                .for_each(|chunk| chunk.iter().for_each(Bucket::clear));
+                .for_each(|chunk| chunk.chunks(unit).for_each(&work));
             return;
         }
-        self.buckets.iter().for_each(Bucket::clear);
+        self.buckets.chunks(unit).for_each(work);
     }
 
     /// How many entries the table holds when full: 4 per bucket.

@@ -567,6 +567,32 @@ fn a_large_table_costs_memory_only_where_touched() {
         t.store(k, 1);
     }
     let grown = resident_bytes().saturating_sub(before);
-    assert!(grown < 256 << 20, "a fresh 4 GiB table made {grown} bytes resident");
+    assert!(
+        grown < 256 << 20,
+        "a fresh 4 GiB table made {grown} bytes resident"
+    );
     assert!((0..16).all(|k| t.probe(k) == Some(1)));
+}
+
+/// `prefault` commits the whole table (here 64 MiB on 4 KiB pages) and changes no entry.
+#[cfg(target_os = "linux")]
+#[test]
+fn prefault_commits_every_page_and_keeps_entries() {
+    let t = SearchCache::<u32>::with_options(
+        Size::Mib(64),
+        Options::default().huge_pages(HugePages::Never),
+    )
+    .unwrap();
+    for k in 0..100u64 {
+        t.store(k, k as u32 + 1);
+    }
+    // 100 stores commit at most 100 pages (400 KiB); prefault must commit the other 63.6 MiB.
+    let before = resident_bytes();
+    t.prefault();
+    let grown = resident_bytes().saturating_sub(before);
+    assert!(
+        grown >= 60 << 20,
+        "prefault committed only {grown} bytes of 64 MiB"
+    );
+    assert!((0..100u64).all(|k| t.probe(k) == Some(k as u32 + 1)));
 }
