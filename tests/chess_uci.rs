@@ -287,3 +287,100 @@ fn bench_is_deterministic_and_perft_commands_agree() {
     }
     assert!(engine.quit());
 }
+
+/// Random lines built from UCI words, numbers, FEN pieces and noise (a seeded generator, so a
+/// failure reproduces): the engine must answer each `isready` and stay alive.
+#[test]
+fn random_lines_never_kill_the_engine() {
+    let words = [
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "Clear",
+        "TTSlots",
+        "Single",
+        "perft",
+        "perft-tt",
+        "bench",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "a7a8q",
+        "-1",
+        "0",
+        "1",
+        "3",
+        "99999999999999999999",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8/8/8/8/8/8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "k7/8/8/8/8/8/8/K7",
+        "K7/8/8/8/8/8/8/k7",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR",
+        "7k/P7/8/8/8/8/8/K7",
+        "r3k2r/8/8/8/8/8/8/R3K2R",
+        "e3",
+        "a6",
+        "h9",
+        "ucinewgame",
+        "TTPrefetch",
+        "true",
+        "HugePages",
+        "mate",
+        "stop",
+    ];
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut engine = Engine::start();
+    for round in 0..1500 {
+        let len = 1 + next(9);
+        let mut line: Vec<&str> = (0..len).map(|_| words[next(words.len())]).collect();
+        // Keep searches and perfts short: the point is the parser, not the search.
+        if matches!(line[0], "go" | "bench" | "perft" | "perft-tt") {
+            line.truncate(1);
+            line.push(match line[0] {
+                "go" => "depth 2",
+                "bench" => "1",
+                _ => "2",
+            });
+        }
+        if line.first() == Some(&"setoption") && line.contains(&"Hash") {
+            continue; // allocating tables of random sizes is slow, not interesting
+        }
+        let line = line.join(" ");
+        engine.send(&line);
+        if line.starts_with("go") {
+            engine.read_until(|l| l.starts_with("bestmove"));
+        }
+        if round % 50 == 0 {
+            engine.sync();
+        }
+    }
+    engine.sync();
+    assert!(engine.quit(), "the engine survives and quits cleanly");
+}

@@ -447,8 +447,12 @@ fn parse_fen(fields: &[&str]) -> Result<Board, String> {
         fen.push("1");
     }
     let fen = fen.join(" ");
-    fen.parse::<Board>()
-        .map_err(|e| format!("illegal FEN '{}': {e:?}", truncate(&fen)))
+    // cozy-chess is a third-party parser: should it ever panic on some input, that must cost
+    // this command, not the engine.
+    match std::panic::catch_unwind(|| fen.parse::<Board>()) {
+        Ok(parsed) => parsed.map_err(|e| format!("illegal FEN '{}': {e:?}", truncate(&fen))),
+        Err(_) => Err(format!("FEN '{}' crashed the parser", truncate(&fen))),
+    }
 }
 
 fn parse_in_range(value: &str, min: usize, max: usize, what: &str) -> Result<usize, String> {
