@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Side-by-side measurements of the chess engine's transposition table, as a Markdown table.
+
+Each configuration runs `bench DEPTH [THREADS]` (the bench positions, each from an empty table)
+in a fresh engine process; configurations of one comparison alternate, REPEAT times, and the
+median time is reported. Node counts of single-threaded runs are deterministic.
+
+    cargo build --release --example chess
+    python3 examples/chess/benchmarks.py [--depth 9] [--repeat 3] [--big-hash 1024]
+
+Needs only the standard library (no python-chess).
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+BENCH_LINE = re.compile(r"^bench depth (\d+) threads (\d+) nodes (\d+) time (\d+) nps (\d+)")
+HUGE_LINE = re.compile(r"^info string table memory on huge pages: (\d+) MiB")
+
+
+def default_engine_path():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(root, "target", "release", "examples", "chess")
+
+
+def bench(engine, options, depth, threads=1):
+    """Runs one bench in a fresh process: (nodes, ms, huge-page MiB or None)."""
+    script = "".join(f"setoption name {k} value {v}\n" for k, v in options.items())
+    script += f"bench {depth} {threads}\nquit\n"
+    out = subprocess.run([engine], input=script, capture_output=True, text=True, check=True).stdout
+    errors = [l for l in out.splitlines() if l.startswith("info string error")]
+    if errors:
+        sys.exit(f"engine refused {options}: {errors}")
+    huge = None
+    for line in out.splitlines():
+        m = HUGE_LINE.match(line)
+        if m:
+            huge = int(m.group(1))
+        m = BENCH_LINE.match(line)
+        if m:
+            result = (int(m.group(3)), int(m.group(4)))
+    return result + (huge,)
+
+
+def compare(engine, title, configs, depth, repeat):
+    """configs: [(label, options, threads)]. Returns Markdown rows."""
+    runs = {label: [] for label, _, _ in configs}
+    for _ in range(repeat):
+        for label, options, threads in configs:
+            runs[label].append(bench(engine, options, depth, threads))
+            print(f"  {title} / {label}: {runs[label][-1][:2]}", file=sys.stderr)
+    base_label = configs[0][0]
+    base_ms = statistics.median(r[1] for r in runs[base_label])
+    rows = []
+    for label, _, threads in configs:
+        nodes = statistics.median(r[0] for r in runs[label])
+        ms = statistics.median(r[1] for r in runs[label])
+        nps = nodes * 1000 // max(ms, 1)
+        huge = runs[label][-1][2]
+        note = f"{huge} MiB on huge pages" if huge is not None else ""
+        rows.append(f"| {title} | {label} | {threads} | {nodes:,} | {ms:,} | {nps:,} | {ms / base_ms:.2f} | {note} |")
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=default_engine_path())
+    parser.add_argument("--depth", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--big-hash", type=int, default=1024, help="MiB for the prefetch and huge-page rows")
+    args = parser.parse_args()
+    d, r, big = args.depth, args.repeat, args.big_hash
+
+    rows = ["| comparison | configuration | threads | nodes | ms | nps | time ratio | note |",
+            "|---|---|---|---|---|---|---|---|"]
+    rows += compare(args.engine, f"table vs none (depth {d})",
+                    [("Hash 16 MiB", {"Hash": 16}, 1), ("Hash 0 (no table)", {"Hash": 0}, 1)], d, r)
+    for mib in (1, 16):
+        rows += compare(args.engine, f"buckets vs single slot, {mib} MiB (depth {d})",
+                        [("buckets of 4", {"Hash": mib, "TTSlots": "Bucket"}, 1),
+                         ("single slot", {"Hash": mib, "TTSlots": "Single"}, 1)], d, r)
+    rows += compare(args.engine, f"threads, time to depth {d}",
+                    [("1 thread", {"Hash": 64}, 1), ("2 threads", {"Hash": 64}, 2)], d, r)
+    rows += compare(args.engine, f"prefetch, {big} MiB (depth {d})",
+                    [("prefetch on", {"Hash": big, "TTPrefetch": "true"}, 1),
+                     ("prefetch off", {"Hash": big, "TTPrefetch": "false"}, 1)], d, r)
+    rows += compare(args.engine, f"huge pages, {big} MiB (depth {d})",
+                    [("HugePages on (madvise)", {"Hash": big, "HugePages": "true"}, 1),
+                     ("HugePages off (never)", {"Hash": big, "HugePages": "false"}, 1)], d, r)
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
