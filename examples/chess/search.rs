@@ -10,7 +10,7 @@ use crate::tt::{
     cuts_off, legal_move, score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, MATE,
     MATE_BOUND, MAX_PLY,
 };
-use cozy_chess::{util::display_uci_move, Board, Move, Piece};
+use cozy_chess::{util::display_uci_move, Board, Move, Piece, Rank};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
@@ -508,13 +508,21 @@ impl<'a> Worker<'a> {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         let enemies = board.colors(!board.side_to_move());
-        board.generate_moves(|piece_moves| {
+        // Out of check only captures and promotions: mask the targets before expanding moves
+        // (pawns may also go to the promotion ranks and, capturing en passant, to empty squares).
+        let promotion_ranks = Rank::First.bitboard() | Rank::Eighth.bitboard();
+        board.generate_moves(|mut piece_moves| {
+            if !in_check {
+                let pawn = piece_moves.piece == Piece::Pawn;
+                let diagonal = !piece_moves.from.file().bitboard();
+                piece_moves.to &= if pawn {
+                    enemies | promotion_ranks | diagonal
+                } else {
+                    enemies
+                };
+            }
             for mv in piece_moves {
-                let wanted = in_check
-                    || enemies.has(mv.to)
-                    || mv.promotion == Some(Piece::Queen)
-                    || (piece_moves.piece == Piece::Pawn && mv.from.file() != mv.to.file());
-                if wanted {
+                if in_check || mv.promotion.is_none_or(|p| p == Piece::Queen) {
                     moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
                 }
             }
