@@ -522,7 +522,7 @@ impl<'a> Worker<'a> {
                 };
             }
             for mv in piece_moves {
-                if in_check || mv.promotion.is_none_or(|p| p == Piece::Queen) {
+                if in_check || matches!(mv.promotion, None | Some(Piece::Queen)) {
                     moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
                 }
             }
