@@ -384,3 +384,41 @@ fn random_lines_never_kill_the_engine() {
     engine.sync();
     assert!(engine.quit(), "the engine survives and quits cleanly");
 }
+
+/// A `Hash` the process cannot allocate (4 GiB under a 1 GiB address-space limit): an error
+/// answer, and the old table keeps its entries and keeps working.
+#[cfg(unix)]
+#[test]
+fn failed_hash_allocation_keeps_the_old_table() {
+    let mut engine = Engine::start_with_address_limit(1 << 20);
+    engine.send("setoption name Hash value 8");
+    assert!(engine.sync().is_empty());
+    engine.send("position startpos moves e2e4");
+    let first = engine.go("depth 7");
+    let hashfull = |lines: &[String]| -> u64 {
+        field(last_info(lines), "hashfull")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(hashfull(&first) > 0);
+    engine.send("setoption name Hash value 4096");
+    let answer = engine.sync();
+    assert!(
+        answer.len() == 1 && answer[0].starts_with("info string error: Hash 4096"),
+        "{answer:?}"
+    );
+    // The kept table still holds the first search's entries: the same search is answered from
+    // them, with fewer nodes than the first time.
+    let again = engine.go("depth 7");
+    let nodes =
+        |lines: &[String]| -> u64 { field(last_info(lines), "nodes").unwrap().parse().unwrap() };
+    assert!(
+        nodes(&again) < nodes(&first),
+        "{} vs {}",
+        nodes(&again),
+        nodes(&first)
+    );
+    assert_legal(&board_after(STARTPOS, &["e2e4"]), &again);
+    assert!(engine.quit());
+}

@@ -301,6 +301,7 @@ impl Engine {
         match name.as_str() {
             "hash" => {
                 let mib = parse_in_range(&value, 0, MAX_HASH_MIB, "Hash")?;
+                check_physical_memory(mib)?;
                 let table = self.table_mut()?;
                 let config = TableConfig {
                     mib,
@@ -452,6 +453,24 @@ fn parse_fen(fields: &[&str]) -> Result<Board, String> {
     match std::panic::catch_unwind(|| fen.parse::<Board>()) {
         Ok(parsed) => parsed.map_err(|e| format!("illegal FEN '{}': {e:?}", truncate(&fen))),
         Err(_) => Err(format!("FEN '{}' crashed the parser", truncate(&fen))),
+    }
+}
+
+/// Refuses a table larger than the machine's memory. With overcommit the kernel may grant such
+/// a mapping lazily, and the first `Clear Hash` would then touch every page of it.
+fn check_physical_memory(mib: usize) -> Reply {
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<usize>().ok()
+        });
+    match total_kib {
+        Some(kib) if mib.saturating_mul(1024) > kib => Err(format!(
+            "Hash {mib} MiB exceeds this machine's memory ({} MiB); keeping the old table",
+            kib / 1024
+        )),
+        _ => Ok(()),
     }
 }
 

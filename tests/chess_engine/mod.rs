@@ -53,7 +53,23 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine.
     pub fn start() -> Engine {
-        let mut child = Command::new(binary())
+        Self::spawn(Command::new(binary()))
+    }
+
+    /// Starts the engine under an address-space limit (`ulimit -v`, KiB), so that large tables
+    /// fail to allocate whatever the machine's memory and overcommit policy.
+    #[cfg(unix)]
+    pub fn start_with_address_limit(kib: u64) -> Engine {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\""))
+            .arg(binary());
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
