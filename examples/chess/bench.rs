@@ -58,7 +58,7 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
             },
             report: false,
         };
-        let outcome = search(&task, threads);
+        let outcome = search(&task, threads, |_| {});
         let took = start.elapsed();
         println!(
             "info string bench {}/{} nodes {} time {} depth {} score {}",

@@ -63,16 +63,17 @@ def default_engine_path():
 
 
 def play_game(ours, stockfish, opening, ours_white, base, inc):
-    """Plays one game; returns (result string from White's view, plies, reason)."""
+    """Plays one game; returns (result from White's view, plies, reason, our lowest clock in s)."""
     board = chess.Board()
     for uci in opening.split():
         board.push_uci(uci)
     clocks = {chess.WHITE: base, chess.BLACK: base}
+    lowest = base
     our_color = chess.WHITE if ours_white else chess.BLACK
     ours.configure({"Clear Hash": None})
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= MAX_PLIES:
-            return "1/2-1/2", board.ply(), "adjudicated (move limit)"
+            return "1/2-1/2", board.ply(), "adjudicated (move limit)", lowest
         mover = board.turn
         engine = ours if mover == our_color else stockfish
         limit = chess.engine.Limit(
@@ -93,7 +94,9 @@ def play_game(ours, stockfish, opening, ours_white, base, inc):
         if clocks[mover] < 0:
             if engine is ours:
                 raise Failure(f"time forfeit at ply {board.ply()}: spent {spent:.3f} s ({board.fen()})")
-            return ("1-0" if mover == chess.BLACK else "0-1"), board.ply(), "Stockfish lost on time"
+            return ("1-0" if mover == chess.BLACK else "0-1"), board.ply(), "Stockfish lost on time", lowest
+        if engine is ours:
+            lowest = min(lowest, clocks[mover])
         clocks[mover] += inc
         move = result.move
         if move is None or move not in board.legal_moves:
@@ -101,7 +104,7 @@ def play_game(ours, stockfish, opening, ours_white, base, inc):
             raise Failure(f"{who} played illegal move {move} in {board.fen()}")
         board.push(move)
     outcome = board.outcome(claim_draw=True)
-    return outcome.result(), board.ply(), outcome.termination.name.lower()
+    return outcome.result(), board.ply(), outcome.termination.name.lower(), lowest
 
 
 def check_analyse(ours):
@@ -153,7 +156,7 @@ def main():
         for game in range(args.games):
             opening = OPENINGS[game % len(OPENINGS)]
             ours_white = game % 2 == 0
-            result, plies, reason = play_game(ours, stockfish, opening, ours_white, base, inc)
+            result, plies, reason, lowest = play_game(ours, stockfish, opening, ours_white, base, inc)
             ours_won = result == ("1-0" if ours_white else "0-1")
             if result == "1/2-1/2":
                 draws += 1
@@ -162,7 +165,7 @@ def main():
             else:
                 losses += 1
             colour = "white" if ours_white else "black"
-            print(f"game {game + 1}: {name} as {colour}, opening '{opening}': {result} after {plies} plies ({reason})")
+            print(f"game {game + 1}: {name} as {colour}, opening '{opening}': {result} after {plies} plies ({reason}); our lowest clock {lowest * 1000:.0f} ms")
             sys.stdout.flush()
         check_analyse(ours)
     except Failure as e:

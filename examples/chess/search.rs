@@ -21,7 +21,7 @@ const INFINITY: i32 = MATE + 1;
 const HELPER_STACK_BYTES: usize = 16 << 20;
 const MAX_PLY_USIZE: usize = MAX_PLY as usize;
 /// Threads add their node counts to the shared counter (and check the clock) this often.
-const NODE_BATCH: u64 = 1024;
+const NODE_BATCH: u64 = 512;
 /// First aspiration half-window, centipawns; doubled after each failure.
 const ASPIRATION_WINDOW: i32 = 25;
 /// Reverse futility pruning: a non-PV node this many centipawns per ply above beta is cut.
@@ -81,10 +81,12 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Runs `threads` search threads on `task` and returns the main thread's result once it has
-/// stopped (and, for `infinite`, once `stop` has come). Helper threads are stopped and joined
-/// before this returns.
-pub fn search(task: &Task, threads: usize) -> Outcome {
+/// Runs `threads` search threads on `task`; once the main thread has stopped (and, for
+/// `infinite`, once `stop` has come) hands its result to `decided` at once, then stops and joins
+/// the helpers and returns the result. `decided` runs before the join so that `bestmove` does
+/// not wait for descheduled helpers to notice the stop flag (on a loaded machine that took tens
+/// of milliseconds and lost games on time at 1+0.01).
+pub fn search(task: &Task, threads: usize, decided: impl FnOnce(&Outcome)) -> Outcome {
     task.tt.new_generation();
     std::thread::scope(|scope| {
         for id in 1..threads.max(1) {
@@ -97,6 +99,7 @@ pub fn search(task: &Task, threads: usize) -> Outcome {
             std::thread::sleep(Duration::from_millis(1));
         }
         task.shared.stop.store(true, Relaxed);
+        decided(&outcome);
         outcome
     })
 }

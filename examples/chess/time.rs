@@ -3,9 +3,9 @@
 //! Two limits. The *soft* limit is checked between iterations: no new iteration starts after half
 //! of it, because the next one usually costs about as much as all before it. The *hard* limit
 //! stops a running iteration. Both leave `Move Overhead` for the GUI's and the pipe's latency;
-//! at 1+0.01 with 30 ms of overhead the first move gets a soft limit of ~40 ms and a hard limit
-//! of ~160 ms, and a clock down to 50 ms still gets ~3 ms of search (at least depth 1 always
-//! completes, in well under a millisecond).
+//! at 1+0.01 with 50 ms of overhead the first move gets a soft limit of ~39 ms and a hard limit
+//! of ~156 ms; a clock of 150 ms gets a soft limit of ~5 ms, less than the increment, so the clock
+//! recovers (at least depth 1 always completes, in well under a millisecond).
 
 use std::time::{Duration, Instant};
 
@@ -49,9 +49,14 @@ impl Deadlines {
                 .moves_to_go
                 .unwrap_or(DEFAULT_MOVES_TO_GO)
                 .clamp(1, 60);
-            let soft = (usable / moves + clock.inc_ms * 3 / 4)
-                .min(usable / 2)
-                .max(1);
+            // Three quarters of the increment, but only while the clock holds 40 increments or
+            // more: below that the share shrinks in proportion, so a short clock grows back
+            // instead of settling a few milliseconds above the overhead, where one scheduling
+            // hiccup loses on time.
+            let full_share_above = (40 * clock.inc_ms).max(1);
+            let increment_share =
+                clock.inc_ms * 3 / 4 * usable.min(full_share_above) / full_share_above;
+            let soft = (usable / moves + increment_share).min(usable / 2).max(1);
             let hard = (soft * HARD_FACTOR)
                 .min(usable / HARD_SHARE.min(moves + 1))
                 .max(soft);

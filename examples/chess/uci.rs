@@ -20,7 +20,7 @@ const DEFAULT_HASH_MIB: usize = 16;
 /// Stockfish's maximum (32 TiB): anything the machine cannot give fails with an error message.
 const MAX_HASH_MIB: usize = 1 << 25;
 const MAX_THREADS: usize = 256;
-const DEFAULT_OVERHEAD_MS: u64 = 30;
+const DEFAULT_OVERHEAD_MS: u64 = 50;
 const MAX_OVERHEAD_MS: u64 = 5000;
 const DEFAULT_PERFT_TT_MIB: usize = 64;
 /// Search threads recurse up to 128 plies of main search plus quiescence; 16 MiB of stack is
@@ -271,11 +271,10 @@ impl Engine {
                     limits,
                     report: true,
                 };
-                let outcome = search(&task, threads);
-                match outcome.best {
+                search(&task, threads, |outcome| match outcome.best {
                     Some(mv) => println!("bestmove {}", display_uci_move(&task.root, mv)),
                     None => println!("bestmove 0000"),
-                }
+                });
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running {
