@@ -33,6 +33,18 @@ pub struct BenchResult {
     pub nodes: u64,
     /// Wall time of all searches.
     pub elapsed: Duration,
+    /// CPU time the calling (main search) thread spent in the searches, where the OS reports it
+    /// (Linux). Unlike wall time it does not grow while other jobs hold the core, so it is the
+    /// better speed figure for single-threaded runs on a shared machine.
+    pub cpu: Option<Duration>,
+}
+
+/// Nanoseconds this thread has run on a CPU: the first field of `/proc/thread-self/schedstat`.
+fn thread_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        stat.split_whitespace().next()?.parse().ok()?,
+    ))
 }
 
 /// Searches every bench position to `depth` with `threads` threads, clearing `tt` first for
@@ -40,10 +52,12 @@ pub struct BenchResult {
 pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
+    let mut cpu = Some(Duration::ZERO);
     for (i, fen) in POSITIONS.iter().enumerate() {
         let root: Board = fen.parse().expect("bench positions are valid FEN");
         tt.clear();
         let shared = Shared::default();
+        let cpu_before = thread_cpu_time();
         let start = Instant::now();
         let task = Task {
             root,
@@ -60,6 +74,10 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
         };
         let outcome = search(&task, threads, |_| {});
         let took = start.elapsed();
+        cpu = match (cpu, cpu_before, thread_cpu_time()) {
+            (Some(sum), Some(before), Some(after)) => Some(sum + after.saturating_sub(before)),
+            _ => None,
+        };
         println!(
             "info string bench {}/{} nodes {} time {} depth {} score {}",
             i + 1,
@@ -72,5 +90,9 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
         nodes += outcome.nodes;
         elapsed += took;
     }
-    BenchResult { nodes, elapsed }
+    BenchResult {
+        nodes,
+        elapsed,
+        cpu,
+    }
 }

@@ -3,7 +3,10 @@
 
 Each configuration runs `bench DEPTH [THREADS]` (the bench positions, each from an empty table)
 in a fresh engine process; configurations of one comparison alternate, REPEAT times, and the
-median time is reported. Node counts of single-threaded runs are deterministic.
+medians are reported. Single-threaded comparisons use the main search thread's CPU time (from
+/proc/thread-self/schedstat, printed by `bench`), which other jobs on a shared machine do not
+inflate; the threads comparison uses wall time to depth. Node counts of single-threaded runs
+are deterministic.
 
     cargo build --release --example chess
     python3 examples/chess/benchmarks.py [--depth 9] [--repeat 3] [--big-hash 1024]
@@ -18,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-BENCH_LINE = re.compile(r"^bench depth (\d+) threads (\d+) nodes (\d+) time (\d+) nps (\d+)")
+BENCH_LINE = re.compile(r"^bench depth (\d+) threads (\d+) nodes (\d+) time (\d+) nps (\d+)(?: cpu (\d+))?")
 HUGE_LINE = re.compile(r"^info string table memory on huge pages: (\d+) MiB")
 
 
@@ -28,7 +31,7 @@ def default_engine_path():
 
 
 def bench(engine, options, depth, threads=1):
-    """Runs one bench in a fresh process: (nodes, ms, huge-page MiB or None)."""
+    """Runs one bench in a fresh process: (nodes, wall ms, main-thread CPU ms, huge-page MiB)."""
     script = "".join(f"setoption name {k} value {v}\n" for k, v in options.items())
     script += f"bench {depth} {threads}\nquit\n"
     out = subprocess.run([engine], input=script, capture_output=True, text=True, check=True).stdout
@@ -42,27 +45,44 @@ def bench(engine, options, depth, threads=1):
             huge = int(m.group(1))
         m = BENCH_LINE.match(line)
         if m:
-            result = (int(m.group(3)), int(m.group(4)))
+            cpu = int(m.group(6)) if m.group(6) else None
+            result = (int(m.group(3)), int(m.group(4)), cpu)
     return result + (huge,)
 
 
-def compare(engine, title, configs, depth, repeat):
-    """configs: [(label, options, threads)]. Returns Markdown rows."""
+def compare(engine, title, configs, depth, repeat, metric="cpu"):
+    """configs: [(label, options, threads)]. Returns Markdown rows.
+
+    `metric` "cpu" compares the main search thread's CPU time (single-threaded runs: robust to
+    other jobs holding the cores), "wall" the wall time (time to depth with several threads)."""
     runs = {label: [] for label, _, _ in configs}
     for _ in range(repeat):
         for label, options, threads in configs:
             runs[label].append(bench(engine, options, depth, threads))
-            print(f"  {title} / {label}: {runs[label][-1][:2]}", file=sys.stderr)
-    base_label = configs[0][0]
-    base_ms = statistics.median(r[1] for r in runs[base_label])
+            print(f"  {title} / {label}: {runs[label][-1][:3]}", file=sys.stderr)
+
+    def timing(label):
+        wall = statistics.median(r[1] for r in runs[label])
+        cpus = [r[2] for r in runs[label] if r[2] is not None]
+        cpu = statistics.median(cpus) if cpus else None
+        return wall, cpu
+
+    def measure(label):
+        wall, cpu = timing(label)
+        return cpu if metric == "cpu" and cpu is not None else wall
+
+    base = measure(configs[0][0])
     rows = []
     for label, _, threads in configs:
         nodes = statistics.median(r[0] for r in runs[label])
-        ms = statistics.median(r[1] for r in runs[label])
-        nps = nodes * 1000 // max(ms, 1)
-        huge = runs[label][-1][2]
+        wall, cpu = timing(label)
+        ms = measure(label)
+        nps = int(nodes * 1000 // max(ms, 1))
+        huge = runs[label][-1][3]
         note = f"{huge} MiB on huge pages" if huge is not None else ""
-        rows.append(f"| {title} | {label} | {threads} | {nodes:,} | {ms:,} | {nps:,} | {ms / base_ms:.2f} | {note} |")
+        cpu_text = f"{cpu:,.0f}" if cpu is not None else "n/a"
+        rows.append(f"| {title} | {label} | {threads} | {nodes:,.0f} | {wall:,.0f} | {cpu_text} | "
+                    f"{nps:,} | {ms / base:.2f} ({metric}) | {note} |")
     return rows
 
 
@@ -75,8 +95,8 @@ def main():
     args = parser.parse_args()
     d, r, big = args.depth, args.repeat, args.big_hash
 
-    rows = ["| comparison | configuration | threads | nodes | ms | nps | time ratio | note |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| comparison | configuration | threads | nodes | wall ms | CPU ms (main thread) | nps | time ratio | note |",
+            "|---|---|---|---|---|---|---|---|---|"]
     rows += compare(args.engine, f"table vs none (depth {d})",
                     [("Hash 16 MiB", {"Hash": 16}, 1), ("Hash 0 (no table)", {"Hash": 0}, 1)], d, r)
     for mib in (1, 16):
@@ -84,7 +104,7 @@ def main():
                         [("buckets of 4", {"Hash": mib, "TTSlots": "Bucket"}, 1),
                          ("single slot", {"Hash": mib, "TTSlots": "Single"}, 1)], d, r)
     rows += compare(args.engine, f"threads, time to depth {d}",
-                    [("1 thread", {"Hash": 64}, 1), ("2 threads", {"Hash": 64}, 2)], d, r)
+                    [("1 thread", {"Hash": 64}, 1), ("2 threads", {"Hash": 64}, 2)], d, r, metric="wall")
     rows += compare(args.engine, f"prefetch, {big} MiB (depth {d})",
                     [("prefetch on", {"Hash": big, "TTPrefetch": "true"}, 1),
                      ("prefetch off", {"Hash": big, "TTPrefetch": "false"}, 1)], d, r)

@@ -377,8 +377,11 @@ impl Engine {
         };
         let result = bench(&self.tt, depth, threads);
         let ms = result.elapsed.as_millis().max(1) as u64;
+        let cpu = result
+            .cpu
+            .map_or(String::new(), |cpu| format!(" cpu {}", cpu.as_millis()));
         println!(
-            "bench depth {depth} threads {threads} nodes {} time {ms} nps {}",
+            "bench depth {depth} threads {threads} nodes {} time {ms} nps {}{cpu}",
             result.nodes,
             result.nodes * 1000 / ms
         );
