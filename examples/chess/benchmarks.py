@@ -22,6 +22,8 @@ import subprocess
 import sys
 
 BENCH_LINE = re.compile(r"^bench depth (\d+) threads (\d+) nodes (\d+) time (\d+) nps (\d+)(?: cpu (\d+))?")
+# Set from --only: comparisons whose title lacks it are skipped.
+ONLY = ""
 HUGE_LINE = re.compile(r"^info string table memory on huge pages: (\d+) MiB")
 
 
@@ -55,6 +57,8 @@ def compare(engine, title, configs, depth, repeat, metric="cpu"):
 
     `metric` "cpu" compares the main search thread's CPU time (single-threaded runs: robust to
     other jobs holding the cores), "wall" the wall time (time to depth with several threads)."""
+    if ONLY not in title:
+        return []
     runs = {label: [] for label, _, _ in configs}
     for _ in range(repeat):
         for label, options, threads in configs:
@@ -62,27 +66,26 @@ def compare(engine, title, configs, depth, repeat, metric="cpu"):
             print(f"  {title} / {label}: {runs[label][-1][:3]}", file=sys.stderr)
 
     def timing(label):
+        """(median wall, median CPU, least CPU) in ms; CPU falls back to wall off Linux."""
         wall = statistics.median(r[1] for r in runs[label])
-        cpus = [r[2] for r in runs[label] if r[2] is not None]
-        cpu = statistics.median(cpus) if cpus else None
-        return wall, cpu
+        cpus = [r[2] for r in runs[label] if r[2] is not None] or [r[1] for r in runs[label]]
+        return wall, statistics.median(cpus), min(cpus)
 
     def measure(label):
-        wall, cpu = timing(label)
-        return cpu if metric == "cpu" and cpu is not None else wall
+        wall, cpu, best = timing(label)
+        return (cpu, best) if metric == "cpu" else (wall, min(r[1] for r in runs[label]))
 
-    base = measure(configs[0][0])
+    base, base_best = measure(configs[0][0])
     rows = []
     for label, _, threads in configs:
         nodes = statistics.median(r[0] for r in runs[label])
-        wall, cpu = timing(label)
-        ms = measure(label)
+        wall, cpu, best = timing(label)
+        ms, least = measure(label)
         nps = int(nodes * 1000 // max(ms, 1))
         huge = runs[label][-1][3]
         note = f"{huge} MiB on huge pages" if huge is not None else ""
-        cpu_text = f"{cpu:,.0f}" if cpu is not None else "n/a"
-        rows.append(f"| {title} | {label} | {threads} | {nodes:,.0f} | {wall:,.0f} | {cpu_text} | "
-                    f"{nps:,} | {ms / base:.2f} ({metric}) | {note} |")
+        rows.append(f"| {title} | {label} | {threads} | {nodes:,.0f} | {wall:,.0f} | {cpu:,.0f} | {best:,.0f} | "
+                    f"{nps:,} | {ms / base:.2f} / {least / base_best:.2f} ({metric}) | {note} |")
     return rows
 
 
@@ -92,11 +95,15 @@ def main():
     parser.add_argument("--depth", type=int, default=9)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--big-hash", type=int, default=1024, help="MiB for the prefetch and huge-page rows")
+    parser.add_argument("--only", default="", help="run only comparisons whose title contains this")
     args = parser.parse_args()
+    global ONLY
+    ONLY = args.only
     d, r, big = args.depth, args.repeat, args.big_hash
 
-    rows = ["| comparison | configuration | threads | nodes | wall ms | CPU ms (main thread) | nps | time ratio | note |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| comparison | configuration | threads | nodes | wall ms | CPU ms | least CPU ms | nps | "
+            "time ratio: median / least | note |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     rows += compare(args.engine, f"table vs none (depth {d})",
                     [("Hash 16 MiB", {"Hash": 16}, 1), ("Hash 0 (no table)", {"Hash": 0}, 1)], d, r)
     for mib in (1, 16):
