@@ -17,6 +17,7 @@ Needs only the standard library (no python-chess).
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -89,6 +90,37 @@ def compare(engine, title, configs, depth, repeat, metric="cpu"):
     return rows
 
 
+def perft_rows(engine, repeat):
+    """perft vs perft-tt (64 MiB) on two positions: process CPU time (user + sys, from rusage)."""
+    if ONLY not in "perft vs perft-tt":
+        return []
+    cases = [("startpos", "position startpos", 6),
+             ("kiwipete", "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5)]
+    rows = []
+    for name, position, depth in cases:
+        cpu = {"perft": [], "perft-tt": []}
+        counts = {}
+        for _ in range(repeat):
+            for command in ("perft", "perft-tt"):
+                suffix = " 64" if command == "perft-tt" else ""
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                out = subprocess.run([engine], input=f"{position}\n{command} {depth}{suffix}\nquit\n",
+                                     capture_output=True, text=True, check=True).stdout
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[command].append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+                counts[command] = [l for l in out.splitlines() if l.startswith("Nodes searched")][-1]
+                print(f"  perft {name} / {command}: {cpu[command][-1]:.0f} ms", file=sys.stderr)
+        if counts["perft"] != counts["perft-tt"]:
+            sys.exit(f"perft-tt disagrees with perft on {name}: {counts}")
+        base = statistics.median(cpu["perft"])
+        for command in ("perft", "perft-tt"):
+            ms = statistics.median(cpu[command])
+            rows.append(f"| perft vs perft-tt, {name} depth {depth} | {command} | 1 | "
+                        f"{counts[command].split(': ')[1]} leaves | | {ms:,.0f} (process) | {min(cpu[command]):,.0f} | "
+                        f"| {ms / base:.2f} (cpu) | |")
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=default_engine_path())
@@ -118,6 +150,7 @@ def main():
     rows += compare(args.engine, f"huge pages, {big} MiB (depth {d})",
                     [("HugePages on (madvise)", {"Hash": big, "HugePages": "true"}, 1),
                      ("HugePages off (never)", {"Hash": big, "HugePages": "false"}, 1)], d, r)
+    rows += perft_rows(args.engine, r)
     print("\n".join(rows))
 
 

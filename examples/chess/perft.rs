@@ -69,8 +69,9 @@ pub fn subtree_key(board: &Board, depth: u32) -> u64 {
 
 /// Perft with subtree counts cached in `table`.
 pub fn perft_cached(board: &Board, depth: u32, table: &SearchCache<SubtreeCount>) -> u64 {
-    // Subtrees of depth 2 and less cost less to count (bulk counting) than to look up.
-    if depth <= 2 {
+    // Depth-1 subtrees are one bulk count. Caching from depth 2 up beat caching from depth 3 up
+    // (startpos perft 6: ~0.7x against ~1.1x the CPU time of plain perft).
+    if depth <= 1 {
         return perft(board, depth);
     }
     let key = subtree_key(board, depth);
