@@ -2,7 +2,7 @@
 """Side-by-side measurements of the chess engine's transposition table, as a Markdown table.
 
 Each configuration runs `bench DEPTH [THREADS]` (the bench positions, each from an empty table)
-in a fresh engine process; configurations of one comparison alternate, REPEAT times, and the
+twice in a fresh engine process and measures the second (warm pages); configurations of one comparison alternate, REPEAT times, and the
 medians are reported. Single-threaded comparisons use the main search thread's CPU time (from
 /proc/thread-self/schedstat, printed by `bench`), which other jobs on a shared machine do not
 inflate; the threads comparison uses wall time to depth. Node counts of single-threaded runs
@@ -36,7 +36,11 @@ def default_engine_path():
 def bench(engine, options, depth, threads=1):
     """Runs one bench in a fresh process: (nodes, wall ms, main-thread CPU ms, huge-page MiB)."""
     script = "".join(f"setoption name {k} value {v}\n" for k, v in options.items())
-    script += f"bench {depth} {threads}\nquit\n"
+    # Two benches per process, the second one measured: the first commits the table's pages.
+    # (A fresh mapping is read as the kernel's zero page by `clear`; the search's first store to
+    # each page then faults and zeroes it, 2 MiB at a time with huge pages, on the search thread:
+    # that measured first-touch costs of this VM, up to 3 s per GiB, not the table.)
+    script += f"bench {depth} {threads}\n" * 2 + "quit\n"
     out = subprocess.run([engine], input=script, capture_output=True, text=True, check=True).stdout
     errors = [l for l in out.splitlines() if l.startswith("info string error")]
     if errors:

@@ -53,11 +53,17 @@ impl Deadlines {
             // more: below that the share shrinks in proportion, so a short clock grows back
             // instead of settling a few milliseconds above the overhead, where one scheduling
             // hiccup loses on time.
-            let full_share_above = (40 * clock.inc_ms).max(1);
-            let increment_share =
-                clock.inc_ms * 3 / 4 * usable.min(full_share_above) / full_share_above;
-            let soft = (usable / moves + increment_share).min(usable / 2).max(1);
-            let hard = (soft * HARD_FACTOR)
+            // (u128 and saturation: `go` may carry any u64, and none may overflow.)
+            let inc = u128::from(clock.inc_ms);
+            let full_share_above = (40 * inc).max(1);
+            let share = inc * 3 / 4 * u128::from(usable).min(full_share_above) / full_share_above;
+            let increment_share = u64::try_from(share).unwrap_or(u64::MAX);
+            let soft = (usable / moves)
+                .saturating_add(increment_share)
+                .min(usable / 2)
+                .max(1);
+            let hard = soft
+                .saturating_mul(HARD_FACTOR)
                 .min(usable / HARD_SHARE.min(moves + 1))
                 .max(soft);
             (soft, hard)
@@ -97,5 +103,51 @@ impl Deadlines {
     /// Whether the running iteration must stop now.
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extreme_clocks_do_not_overflow() {
+        let start = Instant::now();
+        for time in [0, 1, 50, 1_000, u64::MAX] {
+            for inc in [0, 10, u64::MAX] {
+                for moves_to_go in [None, Some(0), Some(1), Some(u64::MAX)] {
+                    let clock = Clock {
+                        time_ms: Some(time),
+                        inc_ms: inc,
+                        moves_to_go,
+                        move_time_ms: None,
+                    };
+                    let d = Deadlines::new(start, &clock, 50);
+                    assert!(d.soft <= d.hard);
+                }
+            }
+        }
+        let fixed = Clock {
+            move_time_ms: Some(u64::MAX),
+            ..Clock::default()
+        };
+        assert!(Deadlines::new(start, &fixed, u64::MAX).hard.is_some());
+    }
+
+    #[test]
+    fn one_plus_one_hundredth() {
+        let start = Instant::now();
+        let clock = |time| Clock {
+            time_ms: Some(time),
+            inc_ms: 10,
+            moves_to_go: None,
+            move_time_ms: None,
+        };
+        let first = Deadlines::new(start, &clock(1_000), 50);
+        assert_eq!(first.soft, Some(Duration::from_millis(38)));
+        assert_eq!(first.hard, Some(Duration::from_millis(152)));
+        // A short clock plans less than the increment, so it grows back.
+        let short = Deadlines::new(start, &clock(150), 50);
+        assert!(short.soft.unwrap() < Duration::from_millis(10), "{short:?}");
     }
 }

@@ -227,7 +227,10 @@ impl Engine {
                     }
                 }
                 "movestogo" => clock.moves_to_go = number(),
-                "mate" => depth = number().map(|m| (2 * m as i32 + 1).min(MAX_DEPTH)),
+                "mate" => {
+                    depth =
+                        number().map(|m| (2 * m.min(MAX_DEPTH as u64) as i32 + 1).min(MAX_DEPTH))
+                }
                 "infinite" => infinite = true,
                 "ponder" => {}
                 "searchmoves" => {
