@@ -227,10 +227,7 @@ impl Engine {
                     }
                 }
                 "movestogo" => clock.moves_to_go = number(),
-                "mate" => {
-                    depth =
-                        number().map(|m| (2 * m.min(MAX_DEPTH as u64) as i32 + 1).min(MAX_DEPTH))
-                }
+                "mate" => depth = number().map(mate_depth),
                 "infinite" => infinite = true,
                 "ponder" => {}
                 "searchmoves" => {
@@ -438,6 +435,11 @@ impl Engine {
         );
         Ok(())
     }
+}
+
+/// `go mate N`: a mate in N moves needs 2N - 1 plies; search one more.
+fn mate_depth(moves: u64) -> i32 {
+    (2 * moves.min(MAX_DEPTH as u64) as i32 + 1).min(MAX_DEPTH)
 }
 
 /// A FEN from its fields (4 to 6: missing clocks default to "0 1").
