@@ -158,9 +158,11 @@ fn realistic_session_with_garbage() {
     engine.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
     let lines = engine.go("depth 3");
     assert_eq!(best_move(&lines), "0000");
+    assert_eq!(score(last_info(&lines)), Some(("mate", 0)));
     engine.send("position fen 7k/8/6QK/8/8/8/8/8 b - - 0 1");
     let lines = engine.go("depth 3");
     assert_eq!(best_move(&lines), "0000");
+    assert_eq!(score(last_info(&lines)), Some(("cp", 0)));
 
     assert!(engine.quit(), "quit must exit cleanly");
 }

@@ -614,7 +614,8 @@ pub fn uci_score(score: i32) -> String {
     if score > MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score < -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
+        // Mated at the root itself prints "mate 0", as Stockfish does.
+        format!("mate {}", -((MATE + score) / 2))
     } else {
         format!("cp {score}")
     }
