@@ -1,0 +1,39 @@
+//! Draw detection: a repetition of a position of the game history (reached through `position …
+//! moves`), the fifty-move rule, and insufficient material, seen from the search.
+
+mod chess_engine;
+
+use chess_engine::{best_move, last_info, score, Engine};
+
+#[test]
+fn the_lost_side_repeats_a_position_of_the_game() {
+    let mut engine = Engine::start();
+    // White Ka1 Qa2 v Black Kh8: lost for Black, but Qb2, Kg8, Qa2 gave Black the move that
+    // recreates the first position: Kh8 is a draw by repetition, every other move loses.
+    engine.send("position fen 7k/8/8/8/8/8/Q7/K7 w - - 0 1 moves a2b2 h8g8 b2a2");
+    let lines = engine.go("depth 6");
+    assert_eq!(best_move(&lines), "g8h8", "{lines:#?}");
+    assert_eq!(score(last_info(&lines)), Some(("cp", 0)));
+    // Without that history the same position is simply lost.
+    engine.send("position fen 6k1/8/8/8/8/8/Q7/K7 b - - 3 2");
+    let lines = engine.go("depth 6");
+    let (kind, value) = score(last_info(&lines)).unwrap();
+    assert!(kind == "mate" || value < -500, "{lines:#?}");
+    assert!(engine.quit());
+}
+
+#[test]
+fn fifty_move_rule_and_insufficient_material() {
+    let mut engine = Engine::start();
+    // A mate in 4 with a fresh clock…
+    engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 0 1");
+    assert_eq!(score(last_info(&engine.go("depth 10"))), Some(("mate", 4)));
+    // …is a draw when every move reaches the hundredth half-move without a capture.
+    engine.send("ucinewgame");
+    engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 99 80");
+    assert_eq!(score(last_info(&engine.go("depth 10"))), Some(("cp", 0)));
+    // K+N v K+B after the capture: no mate is possible, whatever the material count says.
+    engine.send("position fen 8/8/4k3/8/3b4/8/2N5/4K3 w - - 0 1");
+    assert_eq!(score(last_info(&engine.go("depth 8"))), Some(("cp", 0)));
+    assert!(engine.quit());
+}
