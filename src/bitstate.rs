@@ -12,7 +12,7 @@
 //! mapped to a bit by multiply-shift. Bits are set with `fetch_or`, after a plain load shows them
 //! clear (so re-visits of old states write nothing and keep their lines shared between cores).
 
-use crate::alloc::{AtomicLine, HugePages, Region};
+use crate::alloc::{self, AtomicLine, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::set::Inserted;
@@ -119,6 +119,15 @@ impl Bitstate {
     pub fn contains(&self, h: StateHash) -> bool {
         self.positions(h)
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
+    }
+
+    /// Starts loading the `k` cache lines the state's bits live in (a hint, as
+    /// [`crate::SearchCache::prefetch`]): call it when a successor is generated, insert it later.
+    #[inline]
+    pub fn prefetch(&self, h: StateHash) {
+        for (word, _) in self.positions(h) {
+            alloc::prefetch(word);
+        }
     }
 
     /// States stored (`New` results); exact when no insert is running.
