@@ -16,6 +16,23 @@
 //! | [`bloom_miss`] | expected fraction of `n` offered states missed, bitstate | Holzmann 1998 |
 //! | [`bloom_offered`] | states offered for `n` to be stored, bitstate | (inverts the above) |
 //!
+//! ```
+//! use searchcache::{omission, FingerprintSet, StateHash};
+//!
+//! let seen = FingerprintSet::with_expected_states(100_000)?;
+//! let mut generated = 0u64;
+//! for s in 0..100_000u64 {
+//!     generated += 2; // each state reached twice
+//!     seen.insert(StateHash::of(&s)).unwrap();
+//! }
+//! let n = seen.len() as u64;
+//! println!("P(omission) <= {:.1e} (this run's comparisons)", seen.omission_probability());
+//! println!("Stern-Dill, uniform hashing: {:.1e}", omission::stern_dill(n, seen.capacity() as u64, 64));
+//! println!("TLC optimistic: {:.1e}", omission::tlc_optimistic(n, generated));
+//! assert!(seen.omission_probability() < 1e-9);
+//! # Ok::<(), searchcache::Error>(())
+//! ```
+//!
 //! All return probabilities or fractions in `[0, 1]` (bounds above 1 are clamped to 1) and never
 //! panic: degenerate inputs (no slots, no bits, more states than slots) give 1.
 //!

@@ -244,7 +244,8 @@ impl<S: Signature> VisitedSet<S> {
 
     /// Inserts a state: [`Inserted::New`] if it was not in the set, [`Inserted::Present`] if its
     /// signature was found, or [`Full`] if neither its signature nor an empty slot is within its
-    /// walk (the state is then not inserted). Lock-free: one CAS per new state.
+    /// walk (the state is then not inserted). Lock-free: one CAS per new state (with `u32`
+    /// signatures, two when the other half of the slot's 64-bit word is filled at that moment).
     #[inline]
     pub fn insert(&self, h: StateHash) -> Result<Inserted, Full> {
         let (home, signature) = self.locate(h);
