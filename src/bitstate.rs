@@ -165,9 +165,16 @@ impl Bitstate {
     }
 
     /// The chance that the next new state is missed, at the current fill:
-    /// [`omission::bloom_false_positive`]`(len, bits, k)`.
+    /// [`omission::bloom_false_positive`] at the states offered so far, estimated from `len()`
+    /// by [`omission::bloom_offered`].
     pub fn false_positive_rate(&self) -> f64 {
-        omission::bloom_false_positive(self.len() as u64, self.bits() as u64, self.hashes)
+        let (bits, k) = (self.bits() as u64, self.hashes);
+        let offered = omission::bloom_offered(self.len() as u64, bits, k);
+        if offered.is_finite() {
+            omission::bloom_false_positive(offered.round() as u64, bits, k)
+        } else {
+            1.0
+        }
     }
 
     /// The expected fraction of the distinct states offered so far that were missed, given that
