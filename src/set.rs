@@ -341,7 +341,7 @@ impl<S: Signature> VisitedSet<S> {
     /// `b = S::BITS`. Assumes the index and signature hashes are independent and random; see
     /// [`crate::omission`] for the source and [`crate::omission::stern_dill`] for the uniform
     /// hashing figure. With [`StateHash::from_u64`] keys in a `FingerprintSet`, distinct keys are
-    /// never confused and [`crate::omission::birthday`]`(len, 64)` on the keys is the relevant
+    /// never confused (but for one fixed pair, see there) and [`crate::omission::birthday`]`(len, 64)` on the keys is the relevant
     /// figure instead.
     pub fn omission_probability(&self) -> f64 {
         (self.signature_comparisons() as f64 * 0.5f64.powi(S::BITS as i32)).min(1.0)
