@@ -1,29 +1,260 @@
-//! loom models of the racy paths. Run with
-//! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom`.
+//! loom models of the racy paths: every interleaving (up to `LOOM_MAX_PREEMPTIONS` preemptions)
+//! and every value a relaxed load may return. Run with
+//! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom --target-dir target/loom`.
+//!
+//! Each model runs twice: with well-mixed keys and with structured ones (small integers and
+//! packed 15-puzzle boards). Values name the key they were stored for, the thread that stored
+//! them and a depth, so a value returned for the wrong key, or one nobody stored, is seen.
+//!
+//! The test of the tests: under `--cfg searchcache_naive` the crate swaps the XOR check for a
+//! broken protocol (the check word holds the bare key, so a torn pair passes), and every model
+//! here becomes a `should_panic` test that must find the wrong value. `.ci/run` runs both.
 #![cfg(searchcache_loom)]
 
 use loom::thread;
-use searchcache::{SearchCache, Size};
+use searchcache::{Pack64, SearchCache, Size};
 use std::sync::Arc;
 
-/// Two writers store different values for one key while a reader probes: the reader sees a
-/// stored value or a miss, never a value nobody stored.
-#[test]
-fn same_key_writers_and_a_reader() {
-    loom::model(|| {
-        let table = Arc::new(SearchCache::<u32>::new(Size::Entries(4)).unwrap());
-        let writers: Vec<_> = [1u32, 2]
-            .into_iter()
-            .map(|v| {
-                let t = table.clone();
-                thread::spawn(move || t.store(7, v))
-            })
-            .collect();
-        let seen = table.probe(7);
-        assert!(matches!(seen, None | Some(1) | Some(2)), "{seen:?}");
-        for w in writers {
-            w.join().unwrap();
+/// Keys as a Zobrist hash would make them.
+const WELL_MIXED: [u64; 6] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0xd6e8_feb8_6659_fd93,
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+];
+
+/// Keys as a careless caller makes them: small integers (0 included) and packed 15-puzzle
+/// boards one move apart, which differ from each other in a few low bits.
+const STRUCTURED: [u64; 6] = [
+    0,
+    1,
+    2,
+    0x1234_5678_9abc_def0,
+    0x1234_5678_9abc_de0f,
+    0x1234_5678_9abc_0def,
+];
+
+/// The message every model's wrong-value assertion carries: the naive-protocol run expects it.
+const WRONG: &str = "WRONG VALUE";
+
+/// A value that says which key it was stored for (an index into the model's keys), who stored
+/// it, and how deep it is (which steers eviction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tagged {
+    key: u8,
+    writer: u8,
+    depth: u8,
+}
+
+impl Pack64 for Tagged {
+    const BITS: u32 = 24;
+    fn pack(self) -> u64 {
+        u64::from(self.key) | u64::from(self.writer) << 8 | u64::from(self.depth) << 16
+    }
+    fn unpack(bits: u64) -> Self {
+        Tagged {
+            key: bits as u8,
+            writer: (bits >> 8) as u8,
+            depth: (bits >> 16) as u8,
         }
-        assert!(matches!(table.probe(7), Some(1) | Some(2)));
+    }
+    fn depth(&self) -> i32 {
+        self.depth.into()
+    }
+}
+
+/// A one-bucket table (four entries, so every store fights over the same line) and the keys
+/// of one model run.
+struct Fixture {
+    table: SearchCache<Tagged>,
+    keys: [u64; 6],
+}
+
+impl Fixture {
+    fn new(keys: [u64; 6]) -> Arc<Self> {
+        let table = SearchCache::new(Size::Entries(4)).unwrap();
+        assert_eq!(table.buckets(), 1);
+        Arc::new(Fixture { table, keys })
+    }
+
+    /// The value `writer` stores for key `k`.
+    fn value(k: usize, writer: u8, depth: u8) -> Tagged {
+        Tagged {
+            key: k as u8,
+            writer,
+            depth,
+        }
+    }
+
+    fn store(&self, k: usize, writer: u8, depth: u8) {
+        self.table
+            .store(self.keys[k], Self::value(k, writer, depth));
+    }
+
+    /// Probes key `k` and asserts the answer is one of `allowed` (a miss only if `allowed`
+    /// holds `None`), and in any case never a value stored for another key.
+    fn expect(&self, k: usize, allowed: &[Option<Tagged>]) -> Option<Tagged> {
+        let got = self.table.probe(self.keys[k]);
+        if let Some(v) = got {
+            assert_eq!(
+                usize::from(v.key),
+                k,
+                "{WRONG}: probe of key #{k} ({:#x}) returned {v:?}, stored for key #{}",
+                self.keys[k],
+                v.key
+            );
+        }
+        assert!(
+            allowed.contains(&got),
+            "{WRONG}: probe of key #{k} ({:#x}) returned {got:?}, not one of {allowed:?}",
+            self.keys[k]
+        );
+        got
+    }
+}
+
+/// Runs `model` under loom and prints how many executions it explored (run with
+/// `--nocapture` to see them), so a model that explores next to nothing is noticed.
+fn explore(name: &str, model: fn()) {
+    let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = executions.clone();
+    loom::model(move || {
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        model();
     });
+    println!(
+        "{name}: {} executions",
+        executions.load(std::sync::atomic::Ordering::Relaxed)
+    );
+}
+
+/// Lets the threads just spawned run before the reader, in loom's first execution.
+///
+/// Without it loom misses the races these models are about: its DPOR remembers only the last
+/// access to each atomic, so a reader's loads that come first are forgotten as soon as a writer
+/// loads the same word before storing it (every store scans its bucket), and no interleaving with
+/// the store before the reader's load is ever tried (1 execution instead of hundreds; the
+/// naive-protocol run is what showed it). With the writers first, the reader's later loads race
+/// with their stores and loom backtracks the reader into every gap.
+fn let_writers_run_first() {
+    thread::yield_now();
+}
+
+/// Defines a loom test per key set for a model `fn(keys)`. Under `--cfg searchcache_naive` the
+/// tests must panic with [`WRONG`]: that is the test of the test.
+macro_rules! models {
+    ($($model:ident => $mixed:ident, $structured:ident;)*) => {$(
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
+        fn $mixed() {
+            explore(stringify!($mixed), || $model(WELL_MIXED));
+        }
+
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
+        fn $structured() {
+            explore(stringify!($structured), || $model(STRUCTURED));
+        }
+    )*};
+}
+
+models! {
+    same_key_writers => same_key_writers_mixed, same_key_writers_structured;
+    different_keys_one_bucket => different_keys_one_bucket_mixed, different_keys_one_bucket_structured;
+    store_races_new_generation => store_races_new_generation_mixed, store_races_new_generation_structured;
+}
+
+/// Two writers store different values for key #4 while a reader probes. The full bucket holds
+/// keys #0..#3 at depths 5, 1, 5, 5, so both writers (depth 3) take key #1's entry: the reader
+/// sees #1's value or a miss for #1, and writer 1's value, writer 2's value or a miss for #4.
+fn same_key_writers(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    for (k, depth) in [(0, 5), (1, 1), (2, 5), (3, 5)] {
+        f.store(k, 0, depth);
+    }
+    let writers: Vec<_> = [1u8, 2]
+        .into_iter()
+        .map(|w| {
+            let f = f.clone();
+            thread::spawn(move || f.store(4, w, 3))
+        })
+        .collect();
+    let_writers_run_first();
+    let stored = [
+        None,
+        Some(Fixture::value(4, 1, 3)),
+        Some(Fixture::value(4, 2, 3)),
+    ];
+    f.expect(4, &stored);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    // Racing writers may tear the entry for good (check of one, data of the other): a miss.
+    f.expect(4, &stored);
+    f.expect(1, &[None]);
+    for k in [0, 2, 3] {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+}
+
+/// Two writers store different keys (#4, #5, depth 4) into one bucket holding #0..#2 at depths
+/// 5, 2, 7 and an empty entry, while a reader probes. The first writer to finish takes the
+/// empty entry; the other takes it too (if it did not see the first) or evicts #1 (depth 2).
+/// Keys #0 and #2 are never evicted.
+fn different_keys_one_bucket(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    for (k, depth) in [(0, 5), (1, 2), (2, 7)] {
+        f.store(k, 0, depth);
+    }
+    let writers: Vec<_> = [4usize, 5]
+        .into_iter()
+        .map(|k| {
+            let f = f.clone();
+            thread::spawn(move || f.store(k, k as u8, 4))
+        })
+        .collect();
+    let_writers_run_first();
+    f.expect(4, &[None, Some(Fixture::value(4, 4, 4))]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    f.expect(5, &[None, Some(Fixture::value(5, 5, 4))]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    f.expect(4, &[None, Some(Fixture::value(4, 4, 4))]);
+    f.expect(5, &[None, Some(Fixture::value(5, 5, 4))]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    f.expect(0, &[Some(Fixture::value(0, 0, 5))]);
+    f.expect(2, &[Some(Fixture::value(2, 0, 7))]);
+}
+
+/// A store of key #4 races `new_generation()` while the racing thread probes. The bucket is
+/// full (#0..#3 at depths 5, 1, 5, 5, written in generation 0), so the store evicts #1 whichever
+/// generation it reads; its entry is stamped with generation 0 or 1, which `hashfull` shows.
+fn store_races_new_generation(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    for (k, depth) in [(0, 5), (1, 1), (2, 5), (3, 5)] {
+        f.store(k, 0, depth);
+    }
+    let writer = {
+        let f = f.clone();
+        thread::spawn(move || f.store(4, 1, 3))
+    };
+    let_writers_run_first();
+    f.table.new_generation();
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    f.expect(4, &[None, Some(Fixture::value(4, 1, 3))]);
+    writer.join().unwrap();
+    assert_eq!(f.table.generation(), 1);
+    // Nothing raced the store's write: it must be there, and #1 gone.
+    f.expect(4, &[Some(Fixture::value(4, 1, 3))]);
+    f.expect(1, &[None]);
+    for k in [0, 2, 3] {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+    // Generation 1 holds the new entry or nothing.
+    let hashfull = f.table.hashfull();
+    assert!(hashfull == 0 || hashfull == 250, "hashfull {hashfull}");
 }
