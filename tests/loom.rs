@@ -115,9 +115,10 @@ impl Fixture {
     }
 }
 
-/// Runs `model` under loom and prints how many executions it explored (run with
+/// Runs `model` under loom and prints how many executions it explored and how long that took (run with
 /// `--nocapture` to see them), so a model that explores next to nothing is noticed.
 fn explore(name: &str, model: fn()) {
+    let start = std::time::Instant::now();
     let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counter = executions.clone();
     loom::model(move || {
@@ -125,8 +126,9 @@ fn explore(name: &str, model: fn()) {
         model();
     });
     println!(
-        "{name}: {} executions",
-        executions.load(std::sync::atomic::Ordering::Relaxed)
+        "{name}: {} executions in {:.1?}",
+        executions.load(std::sync::atomic::Ordering::Relaxed),
+        start.elapsed()
     );
 }
 
