@@ -10,6 +10,8 @@ mod input;
 mod pack_round_trip;
 #[path = "../fuzz/src/reference.rs"]
 mod reference;
+#[path = "../fuzz/src/set_vs_hashset.rs"]
+mod set_vs_hashset;
 #[path = "../fuzz/src/values.rs"]
 mod values;
 
@@ -58,4 +60,10 @@ fn differential_corpus() {
 fn pack_round_trip_corpus() {
     assert!(replay("pack_round_trip", pack_round_trip::run) > 0);
     random_inputs(pack_round_trip::run, 3000);
+}
+
+#[test]
+fn set_vs_hashset_corpus() {
+    assert!(replay("set_vs_hashset", set_vs_hashset::run) > 0);
+    random_inputs(set_vs_hashset::run, 3000);
 }

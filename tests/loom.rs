@@ -6,13 +6,18 @@
 //! packed 15-puzzle boards). Values name the key they were stored for, the thread that stored
 //! them and a depth, so a value returned for the wrong key, or one nobody stored, is seen.
 //!
+//! The visited-state set's models run with `u64` and `u32` signatures (where two slots share a
+//! word) and with hashed and structured states.
+//!
 //! The test of the tests: under `--cfg searchcache_naive` the crate swaps the XOR check for a
-//! broken protocol (the check word holds the bare key, so a torn pair passes), and every model
-//! here becomes a `should_panic` test that must find the wrong value. `.ci/run` runs both.
+//! broken protocol (the check word holds the bare key, so a torn pair passes) and the set's CAS
+//! for a load-then-store, and every model here becomes a `should_panic` test that must find the
+//! wrong value or the lost insert. `.ci/run` runs both.
 #![cfg(searchcache_loom)]
 
+use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use loom::thread;
-use searchcache::{Pack64, SearchCache, Size};
+use searchcache::{Inserted, Pack64, SearchCache, Signature, Size, StateHash, VisitedSet};
 use std::sync::Arc;
 
 /// Keys as a Zobrist hash would make them.
@@ -259,4 +264,169 @@ fn store_races_new_generation(keys: [u64; 6]) {
     // Generation 1 holds the new entry or nothing.
     let hashfull = f.table.hashfull();
     assert!(hashfull == 0 || hashfull == 250, "hashfull {hashfull}");
+}
+
+// ----- The visited-state set -------------------------------------------------------------------
+
+/// States as a hash function makes them.
+const WELL_MIXED_STATES: [StateHash; 3] = [
+    StateHash {
+        index: 0x243f_6a88_85a3_08d3,
+        signature: 0x1319_8a2e_0370_7344,
+    },
+    StateHash {
+        index: 0xa409_3822_299f_31d0,
+        signature: 0x082e_fa98_ec4e_6c89,
+    },
+    StateHash {
+        index: 0x4528_21e6_38d0_1377,
+        signature: 0xbe54_66cf_34e9_0c6c,
+    },
+];
+
+/// States as a careless caller makes them: counters, signature 0 (the empty slot's value, which
+/// the set must replace by a stand-in) and 1.
+const STRUCTURED_STATES: [StateHash; 3] = [
+    StateHash {
+        index: 0,
+        signature: 0,
+    },
+    StateHash {
+        index: 1,
+        signature: 1,
+    },
+    StateHash {
+        index: 2,
+        signature: 2,
+    },
+];
+
+/// The message of a set model's failed assertion: the naive-protocol run expects it.
+const LOST: &str = "LOST INSERT";
+
+/// A one-line set (8 `u64` or 16 `u32` slots: every insert fights over the same cache line, and
+/// with `u32` the first two inserts share one 64-bit word).
+fn one_line_set<S: Signature>() -> Arc<VisitedSet<S>> {
+    let set = VisitedSet::<S>::new(Size::Entries(8)).unwrap();
+    assert_eq!(set.memory_bytes(), 64);
+    Arc::new(set)
+}
+
+/// Defines loom tests of a set model `fn::<S>(states)` for both signature widths and both
+/// state sets; under `--cfg searchcache_naive` each must panic with [`LOST`].
+macro_rules! set_models {
+    ($($model:ident => { $($name:ident: $sig:ty, $states:ident;)* })*) => {$($(
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "LOST INSERT"))]
+        fn $name() {
+            explore(stringify!($name), || $model::<$sig>($states));
+        }
+    )*)*};
+}
+
+set_models! {
+    same_state_two_inserters => {
+        same_state_two_inserters_u64_mixed: u64, WELL_MIXED_STATES;
+        same_state_two_inserters_u64_structured: u64, STRUCTURED_STATES;
+        same_state_two_inserters_u32_mixed: u32, WELL_MIXED_STATES;
+        same_state_two_inserters_u32_structured: u32, STRUCTURED_STATES;
+    }
+    different_states_one_line => {
+        different_states_one_line_u64_mixed: u64, WELL_MIXED_STATES;
+        different_states_one_line_u64_structured: u64, STRUCTURED_STATES;
+        different_states_one_line_u32_mixed: u32, WELL_MIXED_STATES;
+        different_states_one_line_u32_structured: u32, STRUCTURED_STATES;
+    }
+    insert_races_lookup => {
+        insert_races_lookup_u64_mixed: u64, WELL_MIXED_STATES;
+        insert_races_lookup_u64_structured: u64, STRUCTURED_STATES;
+        insert_races_lookup_u32_mixed: u32, WELL_MIXED_STATES;
+        insert_races_lookup_u32_structured: u32, STRUCTURED_STATES;
+    }
+}
+
+/// Two threads insert the same state while the main thread looks it up: exactly one gets `New`
+/// (two would mean a state explored twice, a lost CAS; none, a lost insert), and it is found
+/// afterwards.
+fn same_state_two_inserters<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    let h = states[0];
+    let inserters: Vec<_> = (0..2)
+        .map(|_| {
+            let set = set.clone();
+            thread::spawn(move || set.insert(h).unwrap())
+        })
+        .collect();
+    let_writers_run_first();
+    let _ = set.contains(h);
+    let results: Vec<Inserted> = inserters.into_iter().map(|t| t.join().unwrap()).collect();
+    let new = results.iter().filter(|r| r.is_new()).count();
+    assert_eq!(new, 1, "{LOST}: {results:?}: one New per state, not {new}");
+    assert!(set.contains(h), "{LOST}: not found after the inserts");
+    assert_eq!(set.len(), 1, "{LOST}: len");
+}
+
+/// Two threads insert different states into one line (both want its first free slot): both
+/// get `New` and both are found afterwards, and a third state inserted before stays.
+fn different_states_one_line<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    assert_eq!(set.insert(states[2]), Ok(Inserted::New));
+    let inserters: Vec<_> = [states[0], states[1]]
+        .into_iter()
+        .map(|h| {
+            let set = set.clone();
+            thread::spawn(move || set.insert(h).unwrap())
+        })
+        .collect();
+    let_writers_run_first();
+    for t in inserters {
+        assert_eq!(
+            t.join().unwrap(),
+            Inserted::New,
+            "{LOST}: a new state reported Present"
+        );
+    }
+    for h in states {
+        assert!(set.contains(h), "{LOST}: {h:?} not found after the inserts");
+        assert_eq!(
+            set.insert(h),
+            Ok(Inserted::Present),
+            "{LOST}: {h:?} inserted twice"
+        );
+    }
+    assert_eq!(set.len(), 3);
+}
+
+/// A lookup races two inserts: once the main thread has seen a state it keeps seeing it ("once
+/// found, always found"), and what the inserter wrote before its `New` is visible to whoever
+/// finds the state (the CAS publishes it).
+fn insert_races_lookup<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    let payload = Arc::new(AtomicUsize::new(0));
+    let first = {
+        let (set, payload) = (set.clone(), payload.clone());
+        thread::spawn(move || {
+            payload.store(42, Relaxed);
+            set.insert(states[0]).unwrap()
+        })
+    };
+    let second = {
+        let set = set.clone();
+        thread::spawn(move || set.insert(states[1]).unwrap())
+    };
+    let_writers_run_first();
+    let found = set.contains(states[0]);
+    if found {
+        assert_eq!(
+            payload.load(Relaxed),
+            42,
+            "{LOST}: found before its publication"
+        );
+    }
+    let found_again = set.contains(states[0]);
+    assert!(!found || found_again, "{LOST}: found, then not found");
+    assert_eq!(first.join().unwrap(), Inserted::New);
+    assert_eq!(second.join().unwrap(), Inserted::New);
+    assert!(set.contains(states[0]), "{LOST}: first state gone");
+    assert!(set.contains(states[1]), "{LOST}: second state gone");
 }

@@ -6,4 +6,5 @@ pub mod differential;
 pub mod input;
 pub mod pack_round_trip;
 pub mod reference;
+pub mod set_vs_hashset;
 pub mod values;
