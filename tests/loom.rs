@@ -237,13 +237,21 @@ fn different_keys_one_bucket(keys: [u64; 6]) {
     f.expect(2, &[Some(Fixture::value(2, 0, 7))]);
 }
 
-/// A store of key #4 races `new_generation()` while the racing thread probes. The bucket is
-/// full (#0..#3 at depths 5, 1, 5, 5, written in generation 0), so the store evicts #1 whichever
-/// generation it reads; its entry is stamped with generation 0 or 1, which `hashfull` shows.
+/// A store of key #4 races `new_generation()` while the racing thread probes, at the
+/// generation wrap-around, where the generation the store reads decides its victim. Key #1
+/// (depth 1) was written in generation 0 and #0, #2, #3 (depth 5) in generation 127, which is
+/// current. A store that reads 127 sees #1 at age 127 (worth 1 − 8·127) and evicts it; one that
+/// reads the new generation 0 (128 wraps to 0) sees #1 at age 0 (worth 1) and the others at age
+/// 1 (worth −3) and evicts #0, the first of equals. Afterwards exactly one of the two is gone,
+/// and `hashfull` (entries of generation 0) says which generation the store stamped.
 fn store_races_new_generation(keys: [u64; 6]) {
     let f = Fixture::new(keys);
-    for (k, depth) in [(0, 5), (1, 1), (2, 5), (3, 5)] {
-        f.store(k, 0, depth);
+    f.store(1, 0, 1);
+    for _ in 0..127 {
+        f.table.new_generation();
+    }
+    for k in [0, 2, 3] {
+        f.store(k, 0, 5);
     }
     let writer = {
         let f = f.clone();
@@ -252,18 +260,25 @@ fn store_races_new_generation(keys: [u64; 6]) {
     let_writers_run_first();
     f.table.new_generation();
     f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
     f.expect(4, &[None, Some(Fixture::value(4, 1, 3))]);
     writer.join().unwrap();
-    assert_eq!(f.table.generation(), 1);
-    // Nothing raced the store's write: it must be there, and #1 gone.
+    assert_eq!(f.table.generation(), 0);
+    // Nothing raced the store's write: it must be there.
     f.expect(4, &[Some(Fixture::value(4, 1, 3))]);
-    f.expect(1, &[None]);
-    for k in [0, 2, 3] {
+    for k in [2, 3] {
         f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
     }
-    // Generation 1 holds the new entry or nothing.
+    let one = f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    let zero = f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
     let hashfull = f.table.hashfull();
-    assert!(hashfull == 0 || hashfull == 250, "hashfull {hashfull}");
+    match (one, zero) {
+        // Read generation 127: #4 stamped 127, nothing of generation 0 left.
+        (None, Some(_)) => assert_eq!(hashfull, 0, "{WRONG}: evicted #1 in generation 0"),
+        // Read generation 0: #4 and #1 are of generation 0.
+        (Some(_), None) => assert_eq!(hashfull, 500, "{WRONG}: evicted #0 in generation 127"),
+        _ => panic!("{WRONG}: exactly one of #0 and #1 must be evicted: {one:?} {zero:?}"),
+    }
 }
 
 // ----- The visited-state set -------------------------------------------------------------------
