@@ -9,6 +9,7 @@
 
 use searchcache::{HugePages, Options, Pack64, SearchCache, Size, Slots};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Barrier;
 
 /// Operations per thread when `SEARCHCACHE_TORTURE_OPS` is not set.
 const DEFAULT_OPS: u64 = 2_000_000;
@@ -80,10 +81,12 @@ fn torture(options: Options) -> (u64, u64, u64) {
     assert_eq!(table.buckets(), 4);
     let ops = ops_per_thread();
     let tally = Tally::default();
+    let start = Barrier::new(THREADS as usize);
     std::thread::scope(|s| {
         for t in 0..THREADS {
-            let (table, tally) = (&table, &tally);
+            let (table, tally, start) = (&table, &tally, &start);
             s.spawn(move || {
+                start.wait();
                 let mut rng = t.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
                 let (mut hits, mut wrong) = (0u64, 0u64);
                 for op in 0..ops {
