@@ -120,8 +120,8 @@ impl Fixture {
     }
 }
 
-/// Runs `model` under loom and prints how many executions it explored and how long that took (run with
-/// `--nocapture` to see them), so a model that explores next to nothing is noticed.
+/// Runs `model` under loom and prints how many executions it explored and how long that took
+/// (see them with `--nocapture`), so a model that explores next to nothing is noticed.
 fn explore(name: &str, model: fn()) {
     let start = std::time::Instant::now();
     let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
