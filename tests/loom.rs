@@ -120,8 +120,8 @@ impl Fixture {
     }
 }
 
-/// Runs `model` under loom and prints how many executions it explored and how long that took
-/// (see them with `--nocapture`), so a model that explores next to nothing is noticed.
+/// Runs `model` under loom, prints how many executions it explored and how long that took (see
+/// them with `--nocapture`), and fails if loom explored next to nothing.
 fn explore(name: &str, model: fn()) {
     let start = std::time::Instant::now();
     let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -130,11 +130,11 @@ fn explore(name: &str, model: fn()) {
         counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         model();
     });
-    println!(
-        "{name}: {} executions in {:.1?}",
-        executions.load(std::sync::atomic::Ordering::Relaxed),
-        start.elapsed()
-    );
+    let executions = executions.load(std::sync::atomic::Ordering::Relaxed);
+    println!("{name}: {executions} executions in {:.1?}", start.elapsed());
+    // Every model here races at least two threads over shared words: loom exploring fewer
+    // interleavings than this means it saw no race at all (see `let_writers_run_first`).
+    assert!(executions >= 10, "{name}: only {executions} executions");
 }
 
 /// Lets the threads just spawned run before the reader, in loom's first execution.
