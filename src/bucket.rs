@@ -38,6 +38,35 @@ unsafe impl ZeroInit for Bucket {
     }
 }
 
+/// The check word written with `data` for `key`: `key ^ data`, so that the pair vouches for
+/// both words at once.
+#[cfg(not(searchcache_naive))]
+#[inline]
+fn check_word(key: u64, data: u64) -> u64 {
+    key ^ data
+}
+
+/// The key a pair of words vouches for (the inverse of [`check_word`]).
+#[cfg(not(searchcache_naive))]
+#[inline]
+fn key_of(check: u64, data: u64) -> u64 {
+    check ^ data
+}
+
+// TEST ONLY: `--cfg searchcache_naive` swaps in a deliberately broken protocol (the check word
+// is the bare key, so a torn pair of one entry's key and another's data passes), to prove that
+// tests/loom.rs and tests/torture.rs detect a broken protocol (.ci/run expects them to fail).
+#[cfg(searchcache_naive)]
+fn check_word(key: u64, _data: u64) -> u64 {
+    key
+}
+
+// TEST ONLY: see above.
+#[cfg(searchcache_naive)]
+fn key_of(check: u64, _data: u64) -> u64 {
+    check
+}
+
 /// What a slot held when it was read: both words, as one thread saw them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot {
@@ -56,7 +85,7 @@ impl Slot {
     /// Whether the slot holds `key`: occupied, and the two words agree on it.
     #[inline]
     pub(crate) fn holds(self, key: u64) -> bool {
-        self.is_occupied() && self.check ^ self.data == key
+        self.is_occupied() && key_of(self.check, self.data) == key
     }
 }
 
@@ -72,7 +101,7 @@ impl Bucket {
     /// Writes entry `i`. Two independent stores: a reader may see either, both or neither.
     #[inline]
     pub(crate) fn write(&self, i: usize, key: u64, data: u64) {
-        self.words[2 * i].store(key ^ data, Relaxed);
+        self.words[2 * i].store(check_word(key, data), Relaxed);
         self.words[2 * i + 1].store(data, Relaxed);
     }
 

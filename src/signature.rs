@@ -108,6 +108,7 @@ pub(crate) fn load<S: Signature>(line: &Line, i: usize) -> u64 {
 /// whoever later reads this signature sees what the writer did before. A CAS that fails only
 /// because the *other* half of a shared word changed is retried; that half changes at most once
 /// (empty to full), so this loops at most twice.
+#[cfg(not(searchcache_naive))]
 #[inline]
 pub(crate) fn claim<S: Signature>(line: &Line, i: usize, signature: u64) -> Result<(), u64> {
     let (word, shift, mask) = place::<S>(i);
@@ -122,6 +123,24 @@ pub(crate) fn claim<S: Signature>(line: &Line, i: usize, signature: u64) -> Resu
             Ok(_) => return Ok(()),
             Err(now) => current = now,
         }
+    }
+}
+
+// TEST ONLY: `--cfg searchcache_naive` swaps the CAS for a load-then-store, a deliberately
+// broken claim that two racing threads can both win (and that can wipe the other half of a
+// shared u32 word), to prove that tests/loom.rs and tests/set_torture.rs detect a lost insert
+// (.ci/run expects the loom models to fail).
+#[cfg(searchcache_naive)]
+pub(crate) fn claim<S: Signature>(line: &Line, i: usize, signature: u64) -> Result<(), u64> {
+    let (word, shift, mask) = place::<S>(i);
+    let word = &line.0[word];
+    let current = word.load(Acquire);
+    match current >> shift & mask {
+        0 => {
+            word.store(current | signature << shift, crate::sync::Ordering::Release);
+            Ok(())
+        }
+        held => Err(held),
     }
 }
 

@@ -1,29 +1,447 @@
-//! loom models of the racy paths. Run with
-//! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom`.
+//! loom models of the racy paths: every interleaving (up to `LOOM_MAX_PREEMPTIONS` preemptions)
+//! and every value a relaxed load may return. Run with
+//! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom --target-dir target/loom`.
+//!
+//! Each model runs twice: with well-mixed keys and with structured ones (small integers and
+//! packed 15-puzzle boards). Values name the key they were stored for, the thread that stored
+//! them and a depth, so a value returned for the wrong key, or one nobody stored, is seen.
+//!
+//! The visited-state set's models run with `u64` and `u32` signatures (where two slots share a
+//! word) and with hashed and structured states.
+//!
+//! The test of the tests: under `--cfg searchcache_naive` the crate swaps the XOR check for a
+//! broken protocol (the check word holds the bare key, so a torn pair passes) and the set's CAS
+//! for a load-then-store, and every model here becomes a `should_panic` test that must find the
+//! wrong value or the lost insert. `.ci/run` runs both.
 #![cfg(searchcache_loom)]
 
+use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use loom::thread;
-use searchcache::{SearchCache, Size};
+use searchcache::{Inserted, Pack64, SearchCache, Signature, Size, StateHash, VisitedSet};
 use std::sync::Arc;
 
-/// Two writers store different values for one key while a reader probes: the reader sees a
-/// stored value or a miss, never a value nobody stored.
-#[test]
-fn same_key_writers_and_a_reader() {
-    loom::model(|| {
-        let table = Arc::new(SearchCache::<u32>::new(Size::Entries(4)).unwrap());
-        let writers: Vec<_> = [1u32, 2]
-            .into_iter()
-            .map(|v| {
-                let t = table.clone();
-                thread::spawn(move || t.store(7, v))
-            })
-            .collect();
-        let seen = table.probe(7);
-        assert!(matches!(seen, None | Some(1) | Some(2)), "{seen:?}");
-        for w in writers {
-            w.join().unwrap();
+/// Keys as a Zobrist hash would make them.
+const WELL_MIXED: [u64; 6] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0xd6e8_feb8_6659_fd93,
+    0xa076_1d64_78bd_642f,
+    0xe703_7ed1_a0b4_28db,
+];
+
+/// Keys as a careless caller makes them: small integers (0 included) and packed 15-puzzle
+/// boards one move apart, which differ from each other in a few low bits.
+const STRUCTURED: [u64; 6] = [
+    0,
+    1,
+    2,
+    0x1234_5678_9abc_def0,
+    0x1234_5678_9abc_de0f,
+    0x1234_5678_9abc_0def,
+];
+
+/// The message every model's wrong-value assertion carries: the naive-protocol run expects it.
+const WRONG: &str = "WRONG VALUE";
+
+/// A value that says which key it was stored for (an index into the model's keys), who stored
+/// it, and how deep it is (which steers eviction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tagged {
+    key: u8,
+    writer: u8,
+    depth: u8,
+}
+
+impl Pack64 for Tagged {
+    const BITS: u32 = 24;
+    fn pack(self) -> u64 {
+        u64::from(self.key) | u64::from(self.writer) << 8 | u64::from(self.depth) << 16
+    }
+    fn unpack(bits: u64) -> Self {
+        Tagged {
+            key: bits as u8,
+            writer: (bits >> 8) as u8,
+            depth: (bits >> 16) as u8,
         }
-        assert!(matches!(table.probe(7), Some(1) | Some(2)));
+    }
+    fn depth(&self) -> i32 {
+        self.depth.into()
+    }
+}
+
+/// A one-bucket table (four entries, so every store fights over the same line) and the keys
+/// of one model run.
+struct Fixture {
+    table: SearchCache<Tagged>,
+    keys: [u64; 6],
+}
+
+impl Fixture {
+    fn new(keys: [u64; 6]) -> Arc<Self> {
+        let table = SearchCache::new(Size::Entries(4)).unwrap();
+        assert_eq!(table.buckets(), 1);
+        Arc::new(Fixture { table, keys })
+    }
+
+    /// The value `writer` stores for key `k`.
+    fn value(k: usize, writer: u8, depth: u8) -> Tagged {
+        Tagged {
+            key: k as u8,
+            writer,
+            depth,
+        }
+    }
+
+    fn store(&self, k: usize, writer: u8, depth: u8) {
+        self.table
+            .store(self.keys[k], Self::value(k, writer, depth));
+    }
+
+    /// Probes key `k` and asserts the answer is one of `allowed` (a miss only if `allowed`
+    /// holds `None`), and in any case never a value stored for another key.
+    fn expect(&self, k: usize, allowed: &[Option<Tagged>]) -> Option<Tagged> {
+        let got = self.table.probe(self.keys[k]);
+        if let Some(v) = got {
+            assert_eq!(
+                usize::from(v.key),
+                k,
+                "{WRONG}: probe of key #{k} ({:#x}) returned {v:?}, stored for key #{}",
+                self.keys[k],
+                v.key
+            );
+        }
+        assert!(
+            allowed.contains(&got),
+            "{WRONG}: probe of key #{k} ({:#x}) returned {got:?}, not one of {allowed:?}",
+            self.keys[k]
+        );
+        got
+    }
+}
+
+/// Runs `model` under loom, prints how many executions it explored and how long that took (see
+/// them with `--nocapture`), and fails if loom explored next to nothing.
+fn explore(name: &str, model: fn()) {
+    let start = std::time::Instant::now();
+    let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = executions.clone();
+    loom::model(move || {
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        model();
     });
+    let executions = executions.load(std::sync::atomic::Ordering::Relaxed);
+    println!("{name}: {executions} executions in {:.1?}", start.elapsed());
+    // Every model here races at least two threads over shared words: loom exploring fewer
+    // interleavings than this means it saw no race at all (see `let_writers_run_first`).
+    assert!(executions >= 10, "{name}: only {executions} executions");
+}
+
+/// Lets the threads just spawned run before the reader, in loom's first execution.
+///
+/// Without it loom misses the races these models are about: its DPOR remembers only the last
+/// access to each atomic, so a reader's loads that come first are forgotten as soon as a writer
+/// loads the same word before storing it (every store scans its bucket), and no interleaving with
+/// the store before the reader's load is ever tried (1 execution instead of hundreds; the
+/// naive-protocol run is what showed it). With the writers first, the reader's later loads race
+/// with their stores and loom backtracks the reader into every gap.
+fn let_writers_run_first() {
+    thread::yield_now();
+}
+
+/// Defines a loom test per key set for a model `fn(keys)`. Under `--cfg searchcache_naive` the
+/// tests must panic with [`WRONG`]: that is the test of the test.
+macro_rules! models {
+    ($($model:ident => $mixed:ident, $structured:ident;)*) => {$(
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
+        fn $mixed() {
+            explore(stringify!($mixed), || $model(WELL_MIXED));
+        }
+
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
+        fn $structured() {
+            explore(stringify!($structured), || $model(STRUCTURED));
+        }
+    )*};
+}
+
+models! {
+    same_key_writers => same_key_writers_mixed, same_key_writers_structured;
+    different_keys_one_bucket => different_keys_one_bucket_mixed, different_keys_one_bucket_structured;
+    store_races_new_generation => store_races_new_generation_mixed, store_races_new_generation_structured;
+}
+
+/// Two writers store different values for key #4 while a reader probes. The full bucket holds
+/// keys #0..#3 at depths 5, 1, 5, 5, so both writers (depth 3) take key #1's entry: the reader
+/// sees #1's value or a miss for #1, and writer 1's value, writer 2's value or a miss for #4.
+fn same_key_writers(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    for (k, depth) in [(0, 5), (1, 1), (2, 5), (3, 5)] {
+        f.store(k, 0, depth);
+    }
+    let writers: Vec<_> = [1u8, 2]
+        .into_iter()
+        .map(|w| {
+            let f = f.clone();
+            thread::spawn(move || f.store(4, w, 3))
+        })
+        .collect();
+    let_writers_run_first();
+    let stored = [
+        None,
+        Some(Fixture::value(4, 1, 3)),
+        Some(Fixture::value(4, 2, 3)),
+    ];
+    f.expect(4, &stored);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    // Racing writers may tear the entry for good (check of one, data of the other): a miss.
+    f.expect(4, &stored);
+    f.expect(1, &[None]);
+    for k in [0, 2, 3] {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+}
+
+/// Two writers store different keys (#4, #5, depth 4) into one bucket holding #0..#2 at depths
+/// 5, 2, 7 and an empty entry, while a reader probes. The first writer to finish takes the
+/// empty entry; the other takes it too (if it did not see the first) or evicts #1 (depth 2).
+/// Keys #0 and #2 are never evicted.
+fn different_keys_one_bucket(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    for (k, depth) in [(0, 5), (1, 2), (2, 7)] {
+        f.store(k, 0, depth);
+    }
+    let writers: Vec<_> = [4usize, 5]
+        .into_iter()
+        .map(|k| {
+            let f = f.clone();
+            thread::spawn(move || f.store(k, k as u8, 4))
+        })
+        .collect();
+    let_writers_run_first();
+    f.expect(4, &[None, Some(Fixture::value(4, 4, 4))]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    f.expect(5, &[None, Some(Fixture::value(5, 5, 4))]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    f.expect(4, &[None, Some(Fixture::value(4, 4, 4))]);
+    f.expect(5, &[None, Some(Fixture::value(5, 5, 4))]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    f.expect(0, &[Some(Fixture::value(0, 0, 5))]);
+    f.expect(2, &[Some(Fixture::value(2, 0, 7))]);
+}
+
+/// A store of key #4 races `new_generation()` while the racing thread probes, at the
+/// generation wrap-around, where the generation the store reads decides its victim. Key #1
+/// (depth 1) was written in generation 0 and #0, #2, #3 (depth 5) in generation 127, which is
+/// current. A store that reads 127 sees #1 at age 127 (worth 1 − 8·127) and evicts it; one that
+/// reads the new generation 0 (128 wraps to 0) sees #1 at age 0 (worth 1) and the others at age
+/// 1 (worth −3) and evicts #0, the first of equals. Afterwards exactly one of the two is gone,
+/// and `hashfull` (entries of generation 0) says which generation the store stamped.
+fn store_races_new_generation(keys: [u64; 6]) {
+    let f = Fixture::new(keys);
+    f.store(1, 0, 1);
+    for _ in 0..127 {
+        f.table.new_generation();
+    }
+    for k in [0, 2, 3] {
+        f.store(k, 0, 5);
+    }
+    let writer = {
+        let f = f.clone();
+        thread::spawn(move || f.store(4, 1, 3))
+    };
+    let_writers_run_first();
+    f.table.new_generation();
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
+    f.expect(4, &[None, Some(Fixture::value(4, 1, 3))]);
+    writer.join().unwrap();
+    assert_eq!(f.table.generation(), 0);
+    // Nothing raced the store's write: it must be there.
+    f.expect(4, &[Some(Fixture::value(4, 1, 3))]);
+    for k in [2, 3] {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+    let one = f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    let zero = f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
+    let hashfull = f.table.hashfull();
+    match (one, zero) {
+        // Read generation 127: #4 stamped 127, nothing of generation 0 left.
+        (None, Some(_)) => assert_eq!(hashfull, 0, "{WRONG}: evicted #1 in generation 0"),
+        // Read generation 0: #4 and #1 are of generation 0.
+        (Some(_), None) => assert_eq!(hashfull, 500, "{WRONG}: evicted #0 in generation 127"),
+        _ => panic!("{WRONG}: exactly one of #0 and #1 must be evicted: {one:?} {zero:?}"),
+    }
+}
+
+// ----- The visited-state set -------------------------------------------------------------------
+
+/// States as a hash function makes them.
+const WELL_MIXED_STATES: [StateHash; 3] = [
+    StateHash {
+        index: 0x243f_6a88_85a3_08d3,
+        signature: 0x1319_8a2e_0370_7344,
+    },
+    StateHash {
+        index: 0xa409_3822_299f_31d0,
+        signature: 0x082e_fa98_ec4e_6c89,
+    },
+    StateHash {
+        index: 0x4528_21e6_38d0_1377,
+        signature: 0xbe54_66cf_34e9_0c6c,
+    },
+];
+
+/// States as a careless caller makes them: counters, signature 0 (the empty slot's value, which
+/// the set must replace by a stand-in) and 1.
+const STRUCTURED_STATES: [StateHash; 3] = [
+    StateHash {
+        index: 0,
+        signature: 0,
+    },
+    StateHash {
+        index: 1,
+        signature: 1,
+    },
+    StateHash {
+        index: 2,
+        signature: 2,
+    },
+];
+
+/// The message of a set model's failed assertion: the naive-protocol run expects it.
+const LOST: &str = "LOST INSERT";
+
+/// A one-line set (8 `u64` or 16 `u32` slots: every insert fights over the same cache line, and
+/// with `u32` the first two inserts share one 64-bit word).
+fn one_line_set<S: Signature>() -> Arc<VisitedSet<S>> {
+    let set = VisitedSet::<S>::new(Size::Entries(8)).unwrap();
+    assert_eq!(set.memory_bytes(), 64);
+    Arc::new(set)
+}
+
+/// Defines loom tests of a set model `fn::<S>(states)` for both signature widths and both
+/// state sets; under `--cfg searchcache_naive` each must panic with [`LOST`].
+macro_rules! set_models {
+    ($($model:ident => { $($name:ident: $sig:ty, $states:ident;)* })*) => {$($(
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "LOST INSERT"))]
+        fn $name() {
+            explore(stringify!($name), || $model::<$sig>($states));
+        }
+    )*)*};
+}
+
+set_models! {
+    same_state_two_inserters => {
+        same_state_two_inserters_u64_mixed: u64, WELL_MIXED_STATES;
+        same_state_two_inserters_u64_structured: u64, STRUCTURED_STATES;
+        same_state_two_inserters_u32_mixed: u32, WELL_MIXED_STATES;
+        same_state_two_inserters_u32_structured: u32, STRUCTURED_STATES;
+    }
+    different_states_one_line => {
+        different_states_one_line_u64_mixed: u64, WELL_MIXED_STATES;
+        different_states_one_line_u64_structured: u64, STRUCTURED_STATES;
+        different_states_one_line_u32_mixed: u32, WELL_MIXED_STATES;
+        different_states_one_line_u32_structured: u32, STRUCTURED_STATES;
+    }
+    insert_races_lookup => {
+        insert_races_lookup_u64_mixed: u64, WELL_MIXED_STATES;
+        insert_races_lookup_u64_structured: u64, STRUCTURED_STATES;
+        insert_races_lookup_u32_mixed: u32, WELL_MIXED_STATES;
+        insert_races_lookup_u32_structured: u32, STRUCTURED_STATES;
+    }
+}
+
+/// Two threads insert the same state while the main thread looks it up: exactly one gets `New`
+/// (two would mean a state explored twice, a lost CAS; none, a lost insert), and it is found
+/// afterwards.
+fn same_state_two_inserters<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    let h = states[0];
+    let inserters: Vec<_> = (0..2)
+        .map(|_| {
+            let set = set.clone();
+            thread::spawn(move || set.insert(h).unwrap())
+        })
+        .collect();
+    let_writers_run_first();
+    let _ = set.contains(h);
+    let results: Vec<Inserted> = inserters.into_iter().map(|t| t.join().unwrap()).collect();
+    let new = results.iter().filter(|r| r.is_new()).count();
+    assert_eq!(new, 1, "{LOST}: {results:?}: one New per state, not {new}");
+    assert!(set.contains(h), "{LOST}: not found after the inserts");
+    assert_eq!(set.len(), 1, "{LOST}: len");
+}
+
+/// Two threads insert different states into one line (both want its first free slot): both
+/// get `New` and both are found afterwards, and a third state inserted before stays.
+fn different_states_one_line<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    assert_eq!(set.insert(states[2]), Ok(Inserted::New));
+    let inserters: Vec<_> = [states[0], states[1]]
+        .into_iter()
+        .map(|h| {
+            let set = set.clone();
+            thread::spawn(move || set.insert(h).unwrap())
+        })
+        .collect();
+    let_writers_run_first();
+    for t in inserters {
+        assert_eq!(
+            t.join().unwrap(),
+            Inserted::New,
+            "{LOST}: a new state reported Present"
+        );
+    }
+    for h in states {
+        assert!(set.contains(h), "{LOST}: {h:?} not found after the inserts");
+        assert_eq!(
+            set.insert(h),
+            Ok(Inserted::Present),
+            "{LOST}: {h:?} inserted twice"
+        );
+    }
+    assert_eq!(set.len(), 3);
+}
+
+/// A lookup races two inserts: once the main thread has seen a state it keeps seeing it ("once
+/// found, always found"), and what the inserter wrote before its `New` is visible to whoever
+/// finds the state (the CAS publishes it).
+fn insert_races_lookup<S: Signature>(states: [StateHash; 3]) {
+    let set = one_line_set::<S>();
+    let payload = Arc::new(AtomicUsize::new(0));
+    let first = {
+        let (set, payload) = (set.clone(), payload.clone());
+        thread::spawn(move || {
+            payload.store(42, Relaxed);
+            set.insert(states[0]).unwrap()
+        })
+    };
+    let second = {
+        let set = set.clone();
+        thread::spawn(move || set.insert(states[1]).unwrap())
+    };
+    let_writers_run_first();
+    let found = set.contains(states[0]);
+    if found {
+        assert_eq!(
+            payload.load(Relaxed),
+            42,
+            "{LOST}: found before its publication"
+        );
+    }
+    let found_again = set.contains(states[0]);
+    assert!(!found || found_again, "{LOST}: found, then not found");
+    assert_eq!(first.join().unwrap(), Inserted::New);
+    assert_eq!(second.join().unwrap(), Inserted::New);
+    assert!(set.contains(states[0]), "{LOST}: first state gone");
+    assert!(set.contains(states[1]), "{LOST}: second state gone");
 }

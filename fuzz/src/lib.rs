@@ -1,0 +1,10 @@
+//! The logic of searchcache's fuzz targets, kept out of `fuzz_targets/` so that the library's
+//! own test suite (`tests/fuzz_corpus.rs`) replays the committed corpus through the very same
+//! code without libFuzzer. Each target is a `fn(&[u8])` that panics on a finding.
+
+pub mod differential;
+pub mod input;
+pub mod pack_round_trip;
+pub mod reference;
+pub mod set_vs_hashset;
+pub mod values;

@@ -1,0 +1,128 @@
+//! A reference model of `SearchCache`, written from its documentation and not from its code:
+//! plain `Option`s in plain vectors, the original keys, no bit packing, no atomics.
+//!
+//! Documented rules it implements: a key lives in bucket `⌊mix64(key) · n / 2^64⌋` (with
+//! `Slots::Single`, in entry `⌊mix64(key) · 4n / 2^64⌋` of the table); a store goes to the entry
+//! holding the same key (the value's `merge` decides what is written, `None` leaves the entry
+//! untouched, generation included), else to the first empty entry, else evicts the entry of
+//! least `depth − AGE_WEIGHT · age` (saturating, first of equals); age is generations since the
+//! write, modulo 128; `clear` empties every entry and keeps the generation; `hashfull` is the
+//! permille of the first 1,000 entries written in the current generation.
+
+use searchcache::{mix64, Pack64};
+
+/// What an occupied entry holds.
+#[derive(Clone, Copy, Debug)]
+struct Entry<V> {
+    key: u64,
+    value: V,
+    generation: u8,
+}
+
+/// The model of a table of `entries.len() / 4` buckets.
+pub struct Reference<V> {
+    entries: Vec<Option<Entry<V>>>,
+    single: bool,
+    generation: u8,
+}
+
+impl<V: Pack64> Reference<V> {
+    /// An empty model of `buckets` buckets; `single` for `Slots::Single`.
+    pub fn new(buckets: usize, single: bool) -> Self {
+        Reference {
+            entries: vec![None; buckets * 4],
+            single,
+            generation: 0,
+        }
+    }
+
+    /// The entries `key` may use, as indices into `entries`.
+    fn candidates(&self, key: u64) -> std::ops::Range<usize> {
+        let high_product = |n: usize| ((u128::from(mix64(key)) * n as u128) >> 64) as usize;
+        if self.single {
+            let slot = high_product(self.entries.len());
+            slot..slot + 1
+        } else {
+            let bucket = high_product(self.entries.len() / 4);
+            bucket * 4..bucket * 4 + 4
+        }
+    }
+
+    fn age(&self, written: u8) -> u8 {
+        (self.generation + 128 - written) % 128
+    }
+
+    fn worth(&self, entry: &Entry<V>) -> i64 {
+        let worth = i64::from(entry.value.depth())
+            - i64::from(V::AGE_WEIGHT) * i64::from(self.age(entry.generation));
+        worth.clamp(i32::MIN.into(), i32::MAX.into())
+    }
+
+    /// The documented store.
+    pub fn store(&mut self, key: u64, value: V) {
+        let candidates = self.candidates(key);
+        let now = self.generation;
+        let same = candidates
+            .clone()
+            .find(|&i| self.entries[i].is_some_and(|e| e.key == key));
+        if let Some(i) = same {
+            let old = self.entries[i].unwrap();
+            if let Some(merged) = value.merge(old.value, self.age(old.generation)) {
+                self.entries[i] = Some(Entry {
+                    key,
+                    value: merged,
+                    generation: now,
+                });
+            }
+            return;
+        }
+        let target = candidates
+            .clone()
+            .find(|&i| self.entries[i].is_none())
+            .unwrap_or_else(|| {
+                // `min_by_key` returns the first of equal minima.
+                candidates
+                    .min_by_key(|&i| self.worth(self.entries[i].as_ref().unwrap()))
+                    .unwrap()
+            });
+        self.entries[target] = Some(Entry {
+            key,
+            value,
+            generation: now,
+        });
+    }
+
+    /// The documented probe: the value stored for `key`, if it is still there.
+    pub fn probe(&self, key: u64) -> Option<V> {
+        self.candidates(key)
+            .filter_map(|i| self.entries[i])
+            .find(|e| e.key == key)
+            .map(|e| e.value)
+    }
+
+    /// Starts a new generation (modulo 128).
+    pub fn new_generation(&mut self) {
+        self.generation = (self.generation + 1) % 128;
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u8 {
+        self.generation
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| *e = None);
+    }
+
+    /// Permille of the (first 1,000) entries written in the current generation.
+    pub fn hashfull(&self) -> usize {
+        let sample = &self.entries[..self.entries.len().min(1000)];
+        let current = sample
+            .iter()
+            .flatten()
+            .filter(|e| e.generation == self.generation)
+            .count();
+        current * 1000 / sample.len()
+    }
+}
