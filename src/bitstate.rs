@@ -63,7 +63,7 @@ pub struct Bitstate {
     lines: Region<AtomicLine<WORDS>>,
     hashes: u32,
     /// `count`: states stored (`New` results).
-    tally: Tally,
+    tally: Tally<1>,
 }
 
 impl Bitstate {
@@ -107,7 +107,7 @@ impl Bitstate {
             }
         }
         if new {
-            self.tally.add(0);
+            self.tally.add([1]);
             Inserted::New
         } else {
             Inserted::Present
@@ -132,7 +132,7 @@ impl Bitstate {
 
     /// States stored (`New` results); exact when no insert is running.
     pub fn len(&self) -> usize {
-        self.tally.count() as usize
+        self.tally.total(0) as usize
     }
 
     /// Whether no state has been stored.

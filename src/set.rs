@@ -40,8 +40,13 @@ use crate::signature::{self, Line, Signature};
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
 use crate::tally::Tally;
+
 use std::fmt;
 use std::marker::PhantomData;
+
+/// [`Tally`] totals of a set: states inserted, signature comparisons those inserts made.
+const STATES: usize = 0;
+const COMPARISONS: usize = 1;
 
 /// Lines scanned after the home line before an insert gives up with [`Full`].
 ///
@@ -187,8 +192,8 @@ fn slots_for(states: usize) -> Option<usize> {
 pub struct VisitedSet<S: Signature> {
     lines: Region<Line>,
     _signature: PhantomData<S>,
-    /// `count`: states inserted (`New`); `weight`: signature comparisons those inserts made.
-    tally: Tally,
+    /// Totals: [`STATES`] inserted (`New`), and the signature [`COMPARISONS`] they made.
+    tally: Tally<2>,
 }
 
 /// 64-bit signatures, 8 bytes per state, 8 per line: TLC's fingerprint set.
@@ -256,7 +261,7 @@ impl<S: Signature> VisitedSet<S> {
                 if seen == 0 {
                     match signature::claim::<S>(line, i, signature) {
                         Ok(()) => {
-                            self.tally.add(compared);
+                            self.tally.add([1, compared]);
                             return Ok(Inserted::New);
                         }
                         // Another thread filled the slot first, maybe with this very state.
@@ -304,7 +309,7 @@ impl<S: Signature> VisitedSet<S> {
     /// States inserted (`New` results). Exact when no insert is running; during inserts, a value
     /// between the counts at the start and at the end of the call.
     pub fn len(&self) -> usize {
-        self.tally.count() as usize
+        self.tally.total(STATES) as usize
     }
 
     /// Whether no state has been inserted (with the caveat of [`len`](Self::len)).
@@ -332,7 +337,7 @@ impl<S: Signature> VisitedSet<S> {
     /// `E` of Stern and Dill's bound, counted for this run rather than computed for uniform
     /// hashing.
     pub fn signature_comparisons(&self) -> u64 {
-        self.tally.weight()
+        self.tally.total(COMPARISONS)
     }
 
     /// An upper bound on the probability that this run omitted a state (reported `Present` for

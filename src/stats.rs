@@ -1,10 +1,8 @@
 //! Optional probe/hit/store/replacement counters (cargo feature `stats`).
 //!
-//! With the feature off, [`Counters`] is a zero-sized type whose methods are empty and inline,
-//! so counting costs nothing. With it on, counts go to one of [`STRIPES`] cache-padded stripes
-//! chosen per thread: each thread increments its own 128-byte-padded line (two lines, because
-//! Intel's adjacent-line prefetcher pulls pairs), so counting never makes two threads fight over
-//! a cache line, and reading sums the stripes.
+//! With the feature off, `Counters` is a zero-sized type whose methods are empty and inline, so
+//! counting costs nothing. With it on, counts go to a per-thread stripe of a `Tally`, so
+//! counting never makes two threads fight over a cache line, and reading sums the stripes.
 
 /// A snapshot of a table's counters. Counts are approximate while threads are running (each
 /// stripe is read separately) and exact once they have stopped.
@@ -38,82 +36,42 @@ pub(crate) use on::Counters;
 pub(crate) use off::Counters;
 
 #[cfg(feature = "stats")]
-/// Stripes: enough that up to 16 threads never share one.
-pub(crate) const STRIPES: usize = 16;
-
-#[cfg(feature = "stats")]
 mod on {
-    use super::{CacheStats, STRIPES};
-    use crossbeam_utils::CachePadded;
-    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+    use super::CacheStats;
+    use crate::tally::Tally;
 
-    // Plain std atomics even under loom: counters are statistics, not part of the protocol, and
-    // tracking them would only multiply loom's interleavings.
-    #[derive(Default)]
-    struct Stripe {
-        probes: AtomicU64,
-        hits: AtomicU64,
-        stores: AtomicU64,
-        replacements: AtomicU64,
-    }
+    const PROBES: usize = 0;
+    const HITS: usize = 1;
+    const STORES: usize = 2;
+    const REPLACEMENTS: usize = 3;
 
-    pub(crate) struct Counters(Box<[CachePadded<Stripe>]>);
-
-    fn stripe_of_this_thread() -> usize {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        thread_local! {
-            static STRIPE: usize = NEXT.fetch_add(1, Relaxed) % STRIPES;
-        }
-        STRIPE.with(|s| *s)
-    }
+    pub(crate) struct Counters(Tally<4>);
 
     impl Counters {
         pub(crate) fn new() -> Self {
-            Counters(
-                (0..STRIPES)
-                    .map(|_| CachePadded::new(Stripe::default()))
-                    .collect(),
-            )
-        }
-        fn mine(&self) -> &Stripe {
-            &self.0[stripe_of_this_thread()]
+            Counters(Tally::new())
         }
         #[inline]
         pub(crate) fn probe(&self, hit: bool) {
-            let s = self.mine();
-            s.probes.fetch_add(1, Relaxed);
-            if hit {
-                s.hits.fetch_add(1, Relaxed);
-            }
+            self.0.add([1, u64::from(hit), 0, 0]);
         }
         #[inline]
         pub(crate) fn store(&self, replaced: bool) {
-            let s = self.mine();
-            s.stores.fetch_add(1, Relaxed);
-            if replaced {
-                s.replacements.fetch_add(1, Relaxed);
-            }
+            self.0.add([0, 0, 1, u64::from(replaced)]);
         }
         pub(crate) fn snapshot(&self) -> Option<CacheStats> {
-            let mut total = CacheStats::default();
-            for s in self.0.iter() {
-                total.probes += s.probes.load(Relaxed);
-                total.hits += s.hits.load(Relaxed);
-                total.stores += s.stores.load(Relaxed);
-                total.replacements += s.replacements.load(Relaxed);
-            }
-            Some(total)
+            Some(CacheStats {
+                probes: self.0.total(PROBES),
+                hits: self.0.total(HITS),
+                stores: self.0.total(STORES),
+                replacements: self.0.total(REPLACEMENTS),
+            })
         }
         pub(crate) fn reset(&self) {
-            for s in self.0.iter() {
-                for c in [&s.probes, &s.hits, &s.stores, &s.replacements] {
-                    c.store(0, Relaxed);
-                }
-            }
+            self.0.reset();
         }
     }
 }
-
 #[cfg(not(feature = "stats"))]
 mod off {
     use super::CacheStats;
