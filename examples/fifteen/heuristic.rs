@@ -88,6 +88,17 @@ pub struct LinearConflict {
     rows: Vec<u8>,
     /// The same for columns, content read top to bottom.
     cols: Vec<u8>,
+    /// The cell's mirror image in the main diagonal (row ↔ column).
+    transpose: [u8; 16],
+}
+
+/// The linear-conflict heuristic's incremental state.
+#[derive(Clone, Copy, Debug)]
+pub struct LcState {
+    md: u32,
+    lc: u32,
+    /// The board transposed (see `LinearConflict::transposed`), to read columns in one shift.
+    columns: u64,
 }
 
 impl LinearConflict {
@@ -118,35 +129,33 @@ impl LinearConflict {
                 cols[at] = conflict(&col_goals);
             }
         }
+        let mut transpose = [0u8; 16];
+        for c in 0..side * side {
+            transpose[usize::from(c)] = (c % side) * side + c / side;
+        }
         LinearConflict {
             md: Manhattan::new(side),
             side,
             rows,
             cols,
+            transpose,
         }
     }
 
+    /// The conflict term of line `line` of `packed` (a board's key for rows, its transpose's
+    /// for columns) from `table`.
     #[inline]
-    fn row_term(&self, board: &Board, row: u8) -> u32 {
+    fn term(&self, table: &[u8], packed: u64, line: u8) -> u32 {
         let bits = 4 * u32::from(self.side);
-        let content = (board.key() >> (bits * u32::from(row))) & ((1 << bits) - 1);
-        u32::from(self.rows[(usize::from(row) << bits) | content as usize])
+        let content = (packed >> (bits * u32::from(line))) & ((1 << bits) - 1);
+        u32::from(table[(usize::from(line) << bits) | content as usize])
     }
 
-    #[inline]
-    fn col_term(&self, board: &Board, col: u8) -> u32 {
-        let bits = 4 * u32::from(self.side);
-        let content = (0..self.side).fold(0u64, |acc, i| {
-            acc | u64::from(board.tile(i * self.side + col)) << (4 * i)
-        });
-        u32::from(self.cols[(usize::from(col) << bits) | content as usize])
-    }
-
-    /// The linear-conflict term of a board, from scratch.
-    fn conflicts(&self, board: &Board) -> u32 {
-        (0..self.side)
-            .map(|l| self.row_term(board, l) + self.col_term(board, l))
-            .sum()
+    /// The board's key transposed: cell (r, c) in nibble `c · side + r`, so columns read like rows.
+    fn transposed(&self, board: &Board) -> u64 {
+        (0..board.cell_count()).fold(0, |acc, c| {
+            acc | u64::from(board.tile(c)) << (4 * self.transpose[usize::from(c)])
+        })
     }
 }
 
@@ -165,39 +174,50 @@ fn conflict(goals: &[u8]) -> u8 {
 }
 
 impl Heuristic for LinearConflict {
-    /// (Manhattan distance, conflict term).
-    type State = (u32, u32);
+    type State = LcState;
 
-    fn init(&self, board: &Board) -> ((u32, u32), u32) {
-        let (md, lc) = (self.md.of(board), self.conflicts(board));
-        ((md, lc), md + lc)
+    fn init(&self, board: &Board) -> (LcState, u32) {
+        let columns = self.transposed(board);
+        let lc = (0..self.side)
+            .map(|l| self.term(&self.rows, board.key(), l) + self.term(&self.cols, columns, l))
+            .sum();
+        let md = self.md.of(board);
+        (LcState { md, lc, columns }, md + lc)
     }
 
     #[inline]
     fn update(
         &self,
-        (md, lc): (u32, u32),
+        s: LcState,
         before: &Board,
         after: &Board,
         tile: u8,
         from: u8,
         to: u8,
-    ) -> ((u32, u32), u32) {
-        let md = md.wrapping_add_signed(self.md.delta(tile, from, to));
-        let s = self.side;
+    ) -> (LcState, u32) {
+        let md = s.md.wrapping_add_signed(self.md.delta(tile, from, to));
+        let t = u64::from(tile);
+        let (tf, tt) = (
+            self.transpose[usize::from(from)],
+            self.transpose[usize::from(to)],
+        );
+        let columns = s.columns - (t << (4 * tf)) + (t << (4 * tt));
+        let side = self.side;
         // A vertical slide changes two rows' contents (columns keep their order); a horizontal
         // slide changes two columns.
-        let lc = if from / s != to / s {
-            let (a, b) = (from / s, to / s);
-            lc + self.row_term(after, a) + self.row_term(after, b)
-                - self.row_term(before, a)
-                - self.row_term(before, b)
+        let lc = if from / side != to / side {
+            let (a, b) = (from / side, to / side);
+            let rows = &self.rows;
+            s.lc + self.term(rows, after.key(), a) + self.term(rows, after.key(), b)
+                - self.term(rows, before.key(), a)
+                - self.term(rows, before.key(), b)
         } else {
-            let (a, b) = (from % s, to % s);
-            lc + self.col_term(after, a) + self.col_term(after, b)
-                - self.col_term(before, a)
-                - self.col_term(before, b)
+            let (a, b) = (tf / side, tt / side);
+            let cols = &self.cols;
+            s.lc + self.term(cols, columns, a) + self.term(cols, columns, b)
+                - self.term(cols, s.columns, a)
+                - self.term(cols, s.columns, b)
         };
-        ((md, lc), md + lc)
+        (LcState { md, lc, columns }, md + lc)
     }
 }
