@@ -124,7 +124,14 @@ fn run(config: Config) -> ExitCode {
     let reference = !config.table
         && config.threads == 1
         && config.instances.iter().any(|i| i.known_nodes.is_some());
-    println!("{}", report::header(reference));
+    let width = config
+        .instances
+        .iter()
+        .map(|i| i.label.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    println!("{}", report::header(reference, width));
     let bar = if config.instances.len() > 1 {
         let bar = ProgressBar::new(config.instances.len() as u64);
         if let Ok(style) =
@@ -189,7 +196,7 @@ fn run(config: Config) -> ExitCode {
         let wrong_len = instance.known_len.is_some_and(|k| k as usize != row.len);
         failed |= !replayed || wrong_len;
         bar.suspend(|| {
-            println!("{}", row.line());
+            println!("{}", row.line(width));
             if !replayed {
                 println!("   FAILED: the solution does not reach the goal when replayed");
             }
@@ -202,7 +209,7 @@ fn run(config: Config) -> ExitCode {
         rows.push(row);
     }
     bar.finish_and_clear();
-    println!("{}", report::totals(&rows, started.elapsed()));
+    println!("{}", report::totals(&rows, started.elapsed(), width));
     if failed {
         println!(
             "FAILED: a solution did not replay to the goal or was not the known optimal length"

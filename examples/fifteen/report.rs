@@ -32,17 +32,17 @@ fn hit_rate(probes: u64, hits: u64) -> String {
 }
 
 /// The column titles.
-pub fn header(reference: bool) -> String {
+pub fn header(reference: bool, width: usize) -> String {
     let extra = if reference { "  korf-nodes  same" } else { "" };
     format!(
-        "{:>6} {:>4} {:>15} {:>9} {:>8} {:>7}{extra}",
+        "{:>width$} {:>4} {:>15} {:>9} {:>8} {:>7}{extra}",
         "id", "len", "nodes", "time-s", "Mnode/s", "tt-hit"
     )
 }
 
 impl Row {
     /// The row as printed.
-    pub fn line(&self) -> String {
+    pub fn line(&self, width: usize) -> String {
         let secs = self.time.as_secs_f64();
         let rate = self.nodes as f64 / secs.max(1e-9) / 1e6;
         let len_mark = match self.known_len {
@@ -54,7 +54,7 @@ impl Row {
             None => String::new(),
         };
         format!(
-            "{:>6} {:>4} {:>15} {:>9.3} {:>8.1} {:>7}{reference}{len_mark}",
+            "{:>width$} {:>4} {:>15} {:>9.3} {:>8.1} {:>7}{reference}{len_mark}",
             self.label,
             self.len,
             self.nodes,
@@ -66,7 +66,7 @@ impl Row {
 }
 
 /// The totals line over `rows`, with the wall time of the whole run.
-pub fn totals(rows: &[Row], wall: Duration) -> String {
+pub fn totals(rows: &[Row], wall: Duration, width: usize) -> String {
     let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
     let probes: u64 = rows.iter().map(|r| r.probes).sum();
     let hits: u64 = rows.iter().map(|r| r.hits).sum();
@@ -78,7 +78,7 @@ pub fn totals(rows: &[Row], wall: Duration) -> String {
         .count();
     let with_reference = rows.iter().filter(|r| r.known_nodes.is_some()).count();
     let mut s = format!(
-        "{:>6} {:>4} {:>15} {:>9.3} {:>8.1} {:>7}",
+        "{:>width$} {:>4} {:>15} {:>9.3} {:>8.1} {:>7}",
         "total",
         len,
         nodes,
@@ -90,7 +90,7 @@ pub fn totals(rows: &[Row], wall: Duration) -> String {
         s += &format!("  Korf's node count reproduced for {matched}/{with_reference}");
     }
     s += &format!(
-        "\n{} instances, {:.2} s wall (pattern databases included)",
+        "\n{} instances, {:.2} s wall (setup included)",
         rows.len(),
         wall.as_secs_f64()
     );
