@@ -158,7 +158,7 @@ fn the_table_never_changes_an_optimal_length_with_pattern_databases() {
         ((1..=20).collect(), vec![33, 88])
     };
     // A small table (evictions all the time) with every node probing and storing, on the easy
-    // ones; the default table and slack on all.
+    // ones; a big one with `--table-slack 2` on all.
     let small = BoundTable::new(Size::Mib(1)).expect("table");
     let big = BoundTable::new(Size::Mib(64)).expect("table");
     for &id in easy.iter().chain(&hard) {
@@ -178,11 +178,11 @@ fn the_table_never_changes_an_optimal_length_with_pattern_databases() {
                     "instance {id}, 1 MiB, {threads} thread(s)"
                 );
             }
-            let s = solve(pdb, Some(&big), ida::DEFAULT_TABLE_SLACK, threads, k.board);
+            let s = solve(pdb, Some(&big), 2, threads, k.board);
             assert_eq!(
                 s.moves.len() as u32,
                 k.len,
-                "instance {id}, 64 MiB, {threads} thread(s)"
+                "instance {id}, 64 MiB, slack 2, {threads} thread(s)"
             );
         }
     }

@@ -35,8 +35,11 @@ const INFINITE: u8 = u8::MAX;
 /// Slack (bound − g − h) below which a node neither probes nor stores: the subtree of a node
 /// grows with its slack, not with its depth, and below this it costs less to search than a
 /// probe's cache miss. Measured on Korf's 1-10 with MD+LC (see BENCHMARKS.md).
-/// 1 keeps MD+LC's nodes under 0.35× of plain IDA*'s; 2 is a little faster on this machine.
-pub const DEFAULT_TABLE_SLACK: u32 = 1;
+/// Slack is always even here (every heuristic has the parity of the true distance), so the
+/// choices are 0, 2, 4, … On Korf's 1-10 with MD+LC and 64 MiB, 0 searches 0.28× the nodes of
+/// plain IDA* in 0.67× its time, 2 searches 0.43× in 0.52× (BENCHMARKS.md): 0 is the default,
+/// the table at full strength; `--table-slack 2` is the faster choice.
+pub const DEFAULT_TABLE_SLACK: u32 = 0;
 
 /// Per first move of the blank (up, left, right, down): a lower bound on the cost of the simple
 /// paths from the board to the goal that start with that move; 0 when unknown, 255 when the move
