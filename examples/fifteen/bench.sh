@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The fifteen-puzzle measurements of BENCHMARKS.md, run side by side: one configuration per
+# line, totals and times. Takes 15-30 minutes on 2 cores. Usage: examples/fifteen/bench.sh [LC_SUBSET]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SUB=${1:-1-25}
+cargo build --release --example fifteen >/dev/null 2>&1
+B=target/release/examples/fifteen
+PDB=(--pdb-dir target/fifteen-pdb)
+$B --korf 1 "${PDB[@]}" >/dev/null # build the pattern databases once, outside the timings
+date -u; uptime; lscpu | grep -E "Model name|^CPU\(s\)"; cat /sys/kernel/mm/transparent_hugepage/enabled
+run() {
+  local t0 t1 out
+  t0=$(date +%s.%N)
+  out=$(/usr/bin/time -f "user %U s" "$B" "$@" 2>&1 | grep -E "^ *total|^user")
+  t1=$(date +%s.%N)
+  printf '%-70s %s | wall %.1f s\n' "$*" "$(echo "$out" | tr '\n' ' ' | tr -s ' ')" "$(echo "$t1 - $t0" | bc)"
+}
+echo "== MD+LC, Korf $SUB"
+run --heuristic lc --korf "$SUB" --no-table --threads 1
+for mib in 1 4 16 64 256; do run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib $mib; done
+run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib 64 --table-slack 0
+run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib 64 --table-slack 2
+run --heuristic lc --korf "$SUB" --no-table --threads 2
+run --heuristic lc --korf "$SUB" --threads 2 --fresh-table --hash-mib 64
+echo "== PDB 6-6-3 (mirrored), Korf 1-100"
+run "${PDB[@]}" --no-table --threads 1
+run "${PDB[@]}" --no-table --threads 2
+run "${PDB[@]}" --threads 1 --hash-mib 64 --fresh-table
+run "${PDB[@]}" --threads 2 --hash-mib 64 --fresh-table
+run "${PDB[@]}" --threads 2 --hash-mib 256
+run "${PDB[@]}" --threads 2
+date -u; uptime

@@ -1,0 +1,336 @@
+//! IDA* (Korf 1985) with a transposition table of lower bounds (Reinefeld & Marsland 1994),
+//! kept optimal.
+//!
+//! # What the table holds, and why every value is a true lower bound
+//!
+//! Naive IDA*+TT stores the value backed up at a node as a bound on its distance to the goal.
+//! But IDA* never tries the move back to the parent, so that value only bounds the paths that
+//! *do not start by going back*; read at the same board reached from another neighbour, it can
+//! exceed the true distance and cut off the optimal path (Akagi, Kishimoto & Fukunaga, SoCS 2010).
+//!
+//! So an entry ([`MoveBounds`]) keeps one bound per first move of the blank: `first[d]` bounds
+//! the cost of every *simple* path from the board to the goal whose first move is `d`
+//! (optimal paths are simple). A search of the child `c` through move `d` explores every path from
+//! `c` that does not start by coming back, a superset of the simple paths from the parent through
+//! `c`; so `1 + (value backed up at c)` is a valid `first[d]`, and so is `1 + h(c)`. The move back
+//! to the parent, never searched, gets `1 + h(parent)`: any path starting with it costs at least
+//! that. Off-board moves get "infinity". A reader arriving by move `m` uses
+//! `min over d ≠ back(m) of first[d]`, which bounds exactly the paths its own search will consider
+//! — the same set whoever stored the entry and from wherever — and a search with no parent (the
+//! root) uses the minimum over all four. Bounds of one board from different stores are merged
+//! component-wise by `max`, which keeps each a bound. Entries are facts about boards, not about
+//! a search, so they stay valid across iterations, threads and instances.
+//!
+//! A search that stops early (goal found, or another thread found it) stores nothing: its partial
+//! minimum bounds nothing.
+
+use crate::board::{Board, Dir, DIRS};
+use crate::heuristic::Heuristic;
+use searchcache::{Pack64, SearchCache};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// "No path": the bound of a move off the board.
+const INFINITE: u8 = u8::MAX;
+
+/// Slack (bound − g − h) below which a node neither probes nor stores: the subtree of a node
+/// grows with its slack, not with its depth, and below this it costs less to search than a
+/// probe's cache miss. Measured on Korf's 1-10 with MD+LC (see BENCHMARKS.md).
+/// Slack is always even here (every heuristic has the parity of the true distance), so the
+/// choices are 0, 2, 4, … On Korf's 1-10 with MD+LC and 64 MiB, 0 searches 0.28× the nodes of
+/// plain IDA* in 0.67× its time, 2 searches 0.43× in 0.52× (BENCHMARKS.md): 0 is the default,
+/// the table at full strength; `--table-slack 2` is the faster choice.
+pub const DEFAULT_TABLE_SLACK: u32 = 0;
+
+/// Per first move of the blank (up, left, right, down): a lower bound on the cost of the simple
+/// paths from the board to the goal that start with that move; 0 when unknown, 255 when the move
+/// leaves the board. `depth` is the remaining depth of the search that stored it (its worth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// Bound per first move.
+    pub first: [u8; 4],
+    /// Slack (bound − g − h) of the storing search: its subtree grows with it, so entries with
+    /// more slack saved more work and are kept longer.
+    pub depth: u8,
+}
+
+impl MoveBounds {
+    /// The bound on the paths a search arriving by the reverse of `back` explores: the minimum
+    /// over every first move except `back` (`None`: over all moves).
+    #[inline]
+    pub fn excluding(&self, back: Option<Dir>) -> u32 {
+        let mut m = INFINITE;
+        for d in DIRS {
+            if Some(d) != back {
+                m = m.min(self.first[d as usize]);
+            }
+        }
+        u32::from(m)
+    }
+}
+
+impl Pack64 for MoveBounds {
+    const BITS: u32 = 40;
+
+    #[inline]
+    fn pack(self) -> u64 {
+        u64::from(u32::from_le_bytes(self.first)) | u64::from(self.depth) << 32
+    }
+
+    #[inline]
+    fn unpack(bits: u64) -> Self {
+        MoveBounds {
+            first: (bits as u32).to_le_bytes(),
+            depth: (bits >> 32) as u8,
+        }
+    }
+
+    #[inline]
+    fn depth(&self) -> i32 {
+        i32::from(self.depth)
+    }
+
+    /// Both are bounds on the same quantities: the larger of each is too.
+    #[inline]
+    fn merge(self, old: Self, _age: u8) -> Option<Self> {
+        let mut first = self.first;
+        for (f, o) in first.iter_mut().zip(old.first) {
+            *f = (*f).max(o);
+        }
+        Some(MoveBounds {
+            first,
+            depth: self.depth.max(old.depth),
+        })
+    }
+}
+
+/// The transposition table of the solver.
+pub type BoundTable = SearchCache<MoveBounds>;
+
+/// A board in the search, with its heuristic.
+#[derive(Clone, Copy, Debug)]
+pub struct Node<S> {
+    /// The board.
+    pub board: Board,
+    /// The heuristic's incremental state.
+    pub state: S,
+    /// The heuristic value.
+    pub h: u32,
+    /// The move that leads back to the parent (pruned), `None` at the root.
+    pub back: Option<Dir>,
+    /// The parent's heuristic value (its bound for the move back).
+    pub parent_h: u32,
+}
+
+impl<S: Copy> Node<S> {
+    /// The root of a search.
+    pub fn root<H: Heuristic<State = S>>(heuristic: &H, board: Board) -> Node<S> {
+        let (state, h) = heuristic.init(&board);
+        Node {
+            board,
+            state,
+            h,
+            back: None,
+            parent_h: 0,
+        }
+    }
+
+    /// The child reached by moving the blank `d`, or `None` off the board.
+    #[inline]
+    pub fn child<H: Heuristic<State = S>>(&self, heuristic: &H, d: Dir) -> Option<Node<S>> {
+        let to = self.board.target(d)?;
+        let mut board = self.board;
+        let tile = board.slide(to);
+        let (state, h) = heuristic.update(
+            self.state,
+            &self.board,
+            &board,
+            tile,
+            to,
+            self.board.blank(),
+        );
+        Some(Node {
+            board,
+            state,
+            h,
+            back: Some(d.opposite()),
+            parent_h: self.h,
+        })
+    }
+}
+
+/// What one thread counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Children generated (cut off or not); the caller adds 1 for the root.
+    pub nodes: u64,
+    /// Table probes.
+    pub probes: u64,
+    /// Probes that found an entry.
+    pub hits: u64,
+}
+
+impl std::ops::AddAssign for Counters {
+    fn add_assign(&mut self, o: Counters) {
+        self.nodes += o.nodes;
+        self.probes += o.probes;
+        self.hits += o.hits;
+    }
+}
+
+/// How a depth-first search below a node ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The goal; the walker's path leads to it.
+    Found,
+    /// No goal within the bound; a lower bound on the remaining cost of the paths searched,
+    /// greater than the remaining budget.
+    Exceeded(u32),
+    /// Another thread found the goal.
+    Aborted,
+}
+
+/// One iteration's depth-first search: the bound and what it shares.
+pub struct Search<'a, H> {
+    /// The heuristic.
+    pub heuristic: &'a H,
+    /// The shared table, `None` for plain IDA*.
+    pub table: Option<&'a BoundTable>,
+    /// The iteration's cost bound.
+    pub bound: u32,
+    /// Set by the thread that finds the goal.
+    pub abort: &'a AtomicBool,
+    /// Nodes with less slack (bound − g − h) neither probe nor store.
+    pub min_slack: u32,
+}
+
+/// One thread's walk: its counters and the moves from the search root to where it is.
+#[derive(Debug, Default)]
+pub struct Walker {
+    /// What it counted.
+    pub counters: Counters,
+    /// The moves from the root of the whole search.
+    pub path: Vec<Dir>,
+}
+
+impl<H: Heuristic> Search<'_, H> {
+    /// Searches below `node`, reached at cost `g`, with the goal test on entering it.
+    pub fn dfs(&self, walker: &mut Walker, node: &Node<H::State>, g: u32) -> Outcome {
+        // Every heuristic here is 0 at the goal; the board compare runs only then.
+        if node.h == 0 && node.board.is_goal() {
+            return Outcome::Found;
+        }
+        if self.abort.load(Relaxed) {
+            return Outcome::Aborted;
+        }
+        let remaining = self.bound - g;
+        let mut first = [INFINITE; 4];
+        let mut least = u32::from(INFINITE);
+        // All children first, so that the table lines of those we will probe load in parallel.
+        let mut children = [None; 4];
+        for d in DIRS {
+            if Some(d) == node.back {
+                continue;
+            }
+            children[d as usize] = node.child(self.heuristic, d);
+            if let (Some(table), Some(c)) = (self.table, &children[d as usize]) {
+                if c.h < remaining && remaining - 1 - c.h >= self.min_slack {
+                    table.prefetch(c.board.key());
+                }
+            }
+        }
+        for d in DIRS {
+            let Some(child) = children[d as usize] else {
+                continue;
+            };
+            walker.counters.nodes += 1;
+            let mut bound = child.h;
+            if child.h < remaining && remaining - 1 - child.h >= self.min_slack {
+                if let Some(table) = self.table {
+                    walker.counters.probes += 1;
+                    if let Some(entry) = table.probe(child.board.key()) {
+                        walker.counters.hits += 1;
+                        bound = bound.max(entry.excluding(child.back));
+                    }
+                }
+            }
+            if bound < remaining {
+                walker.path.push(d);
+                match self.dfs(walker, &child, g + 1) {
+                    Outcome::Exceeded(x) => bound = bound.max(x),
+                    stop => return stop,
+                }
+                walker.path.pop();
+            }
+            let through = (1 + bound).min(u32::from(INFINITE) - 1);
+            first[d as usize] = through as u8;
+            least = least.min(through);
+        }
+        let slack = remaining - node.h;
+        if slack >= self.min_slack {
+            if let Some(table) = self.table {
+                if let Some(back) = node.back {
+                    first[back as usize] = (1 + node.parent_h).min(u32::from(INFINITE) - 1) as u8;
+                }
+                table.store(
+                    node.board.key(),
+                    MoveBounds {
+                        first,
+                        depth: slack.min(255) as u8,
+                    },
+                );
+            }
+        }
+        Outcome::Exceeded(least)
+    }
+}
+
+/// A solved instance.
+#[derive(Clone, Debug, Default)]
+pub struct Solution {
+    /// The blank's moves from the start to the goal (optimal).
+    pub moves: Vec<Dir>,
+    /// Nodes (1 for the root + children generated), probes and hits over all iterations.
+    pub counters: Counters,
+}
+
+/// The first bound: the heuristic, raised by the table's entry for the root if there is one.
+pub fn initial_bound<H: Heuristic>(node: &Node<H::State>, table: Option<&BoundTable>) -> u32 {
+    let stored = table
+        .and_then(|t| t.probe(node.board.key()))
+        .map_or(0, |e| e.excluding(None));
+    node.h.max(stored)
+}
+
+/// Solves `board` on the calling thread: plain IDA* without a table counts exactly as
+/// `korf100.tsv`'s header says.
+pub fn solve_sequential<H: Heuristic>(
+    heuristic: &H,
+    table: Option<&BoundTable>,
+    min_slack: u32,
+    board: Board,
+) -> Solution {
+    let root = Node::root(heuristic, board);
+    let abort = AtomicBool::new(false);
+    let mut walker = Walker::default();
+    walker.counters.nodes = 1;
+    let mut bound = initial_bound::<H>(&root, table);
+    loop {
+        let search = Search {
+            heuristic,
+            table,
+            bound,
+            abort: &abort,
+            min_slack,
+        };
+        match search.dfs(&mut walker, &root, 0) {
+            Outcome::Found => {
+                return Solution {
+                    moves: walker.path,
+                    counters: walker.counters,
+                };
+            }
+            Outcome::Exceeded(next) => bound = next,
+            Outcome::Aborted => unreachable!("nobody else sets the flag"),
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The fifteen example's input handling: every malformed board, id list, file and flag is a
+//! clear error naming the problem (exit code 2 from the binary), never a panic.
+
+#![allow(dead_code)]
+
+#[path = "../examples/fifteen/board.rs"]
+mod board;
+#[path = "../examples/fifteen/heuristic.rs"]
+mod heuristic;
+#[path = "../examples/fifteen/ida.rs"]
+mod ida;
+#[path = "../examples/fifteen/input.rs"]
+mod input;
+#[path = "../examples/fifteen/pdb.rs"]
+mod pdb;
+
+use board::{Board, BoardError};
+use input::{parse_args, parse_ids, parse_instances, Command};
+use std::process::Command as Process;
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+fn error_of(s: &str) -> String {
+    match parse_args(&args(s)) {
+        Err(e) => e,
+        Ok(c) => panic!("'{s}' was accepted: {c:?}"),
+    }
+}
+
+#[test]
+fn boards_are_validated() {
+    let goal15: Vec<u32> = (0..16).collect();
+    assert_eq!(Board::from_tiles(&goal15), Ok(Board::goal(4)));
+    assert_eq!(Board::from_tiles(&goal15[..15]), Err(BoardError::Count(15)));
+    let five: Vec<u32> = (0..25).collect();
+    let e = Board::from_tiles(&five).unwrap_err();
+    assert_eq!(e, BoardError::Count(25));
+    assert!(e.to_string().contains("5×5"), "{e}");
+    assert_eq!(Board::from_tiles(&[]), Err(BoardError::Count(0)));
+    let mut repeated = goal15.clone();
+    repeated[3] = 2;
+    assert_eq!(Board::from_tiles(&repeated), Err(BoardError::Repeated(2)));
+    let mut big = goal15.clone();
+    big[3] = 16;
+    assert_eq!(
+        Board::from_tiles(&big),
+        Err(BoardError::OutOfRange {
+            tile: 16,
+            cells: 16
+        })
+    );
+    let mut huge = goal15.clone();
+    huge[0] = u32::MAX;
+    assert!(matches!(
+        Board::from_tiles(&huge),
+        Err(BoardError::OutOfRange { .. })
+    ));
+    // Swapping two tiles flips the parity: unsolvable, on every size.
+    let mut swapped = goal15.clone();
+    swapped.swap(1, 2);
+    assert_eq!(Board::from_tiles(&swapped), Err(BoardError::Unsolvable));
+    assert_eq!(
+        Board::from_tiles(&[0, 2, 1, 3, 4, 5, 6, 7, 8]),
+        Err(BoardError::Unsolvable)
+    );
+    assert_eq!(
+        Board::from_tiles(&[0, 2, 1, 3]),
+        Err(BoardError::Unsolvable)
+    );
+    // Moving the blank a row down keeps it solvable (even side: inversions + blank row).
+    assert!(Board::from_tiles(&[4, 1, 2, 3, 0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]).is_ok());
+    assert!(Board::from_tiles(&[3, 1, 2, 0, 4, 5, 6, 7, 8]).is_ok());
+    for e in [
+        BoardError::Missing(3),
+        BoardError::Unsolvable,
+        BoardError::Count(7),
+    ] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+fn korf_ids_are_validated() {
+    assert_eq!(parse_ids("1-3,7, 100").unwrap(), vec![1, 2, 3, 7, 100]);
+    for bad in ["0", "101", "5-3", "x", "1-", "-4", "", "1,,2", "3-200"] {
+        let e = parse_ids(bad).unwrap_err();
+        assert!(e.contains("--korf"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn instance_files_are_validated_with_line_numbers() {
+    let ok = parse_instances(
+        "# a comment\n\n1 2 0 3 4 5 6 7 8\n0,1,2,3 4 5 6 7 8 9 10 11 12 13 14 15 # goal\n",
+        "f",
+    )
+    .unwrap();
+    assert_eq!(ok.len(), 2);
+    assert_eq!(ok[0].board.side(), 3);
+    assert_eq!(ok[1].label, "f:4");
+    let e = parse_instances("1 2 0 3 4 5 6 7 8\n1 2 3\n", "f").unwrap_err();
+    assert!(e.starts_with("f:2:") && e.contains("3 numbers"), "{e}");
+    let e = parse_instances("1 2 0 3 4 5 six 7 8\n", "f").unwrap_err();
+    assert!(e.contains("f:1") && e.contains("'six'"), "{e}");
+    let e = parse_instances("0 2 1 3 4 5 6 7 8\n", "f").unwrap_err();
+    assert!(e.contains("unsolvable"), "{e}");
+    let e = parse_instances("1 1 0 3 4 5 6 7 8\n", "f").unwrap_err();
+    assert!(e.contains("tile 1 appears more than once"), "{e}");
+    assert!(parse_instances("# nothing\n", "f")
+        .unwrap_err()
+        .contains("no instances"));
+}
+
+#[test]
+fn flags_are_validated() {
+    assert!(matches!(parse_args(&args("--help")), Ok(Command::Help)));
+    let Ok(Command::Run(c)) = parse_args(&args("")) else {
+        panic!("default run")
+    };
+    assert_eq!(c.instances.len(), 100);
+    assert!(c.table && c.heuristic.is_none() && c.threads >= 1);
+    let Ok(Command::Run(c)) = parse_args(&args("--korf 3,5 --heuristic lc --no-table --threads 1"))
+    else {
+        panic!("korf run")
+    };
+    assert_eq!(
+        c.instances
+            .iter()
+            .map(|i| i.label.as_str())
+            .collect::<Vec<_>>(),
+        ["3", "5"]
+    );
+    assert_eq!(c.instances[0].known_nodes, Some(156_590_306));
+    let Ok(Command::Run(c)) = parse_args(&args("1 2 0 3 4 5 6 7 8")) else {
+        panic!("tiles")
+    };
+    assert_eq!(c.instances[0].board.side(), 3);
+    for (line, needle) in [
+        ("--bogus", "unknown option '--bogus'"),
+        ("--threads 0", "--threads"),
+        ("--threads lots", "'lots' is not a valid number"),
+        ("--threads", "--threads needs a value"),
+        ("--hash-mib 0", "--hash-mib"),
+        ("--hash-mib -3", "--hash-mib"),
+        ("--heuristic foo", "'foo' is not md, lc or pdb"),
+        ("--korf 1-3 1 2 0 3 4 5 6 7 8", "not several"),
+        ("--korf 0", "1..=100"),
+        (
+            "--file /nonexistent/instances.txt",
+            "/nonexistent/instances.txt",
+        ),
+        ("1 2 3", "3 numbers"),
+        ("1 2 0 3 4 5 6 7 -8", "'-8'"),
+        ("0 2 1 3 4 5 6 7 8", "unsolvable"),
+    ] {
+        let e = error_of(line);
+        assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
+    }
+}
+
+/// The example binary next to this test binary (cargo builds examples for `cargo test`).
+fn binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
+    let bin = dir
+        .join("examples")
+        .join(format!("fifteen{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} missing: run `cargo test` without --test filters (or build the example)",
+        bin.display()
+    );
+    bin
+}
+
+#[test]
+fn the_binary_exits_with_code_2_and_a_message_on_bad_input() {
+    for line in [
+        "--threads 0",
+        "1 2 3",
+        "0 2 1 3 4 5 6 7 8",
+        "--heuristic pdb 1 2 0 3 4 5 6 7 8",
+        "--hash-mib 99999999999999",
+        "--nope",
+    ] {
+        let out = Process::new(binary())
+            .args(args(line))
+            .output()
+            .expect("run the example");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "'{line}': {stderr}");
+        assert!(stderr.starts_with("error: "), "'{line}': {stderr}");
+        assert!(!stderr.contains("panicked"), "'{line}': {stderr}");
+    }
+}
+
+#[test]
+fn the_binary_solves_and_checks_an_eight_puzzle_from_the_command_line() {
+    let out = Process::new(binary())
+        .args(args(
+            "--solution --threads 2 --hash-mib 4 8 0 6 5 4 7 2 3 1",
+        ))
+        .output()
+        .expect("run the example");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // One of the two 8-puzzle boards 31 moves from the goal 0 1 2 … 8 (a breadth-first search says so).
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq(["argv", "31"])),
+        "{stdout}"
+    );
+    assert!(stdout.contains("8 0 6 5 4 7 2 3 1: "), "{stdout}");
+}
