@@ -32,14 +32,32 @@ fn bad_flags_are_usage_errors() {
         (&[], "no model given"),
         (&["2pc", "--frobnicate"], "unknown flag `--frobnicate`"),
         (&["2pc", "--threads"], "--threads needs a value"),
-        (&["2pc", "--threads", "two"], "--threads takes a non-negative integer"),
+        (
+            &["2pc", "--threads", "two"],
+            "--threads takes a non-negative integer",
+        ),
         (&["2pc", "--threads", "0"], "--threads takes 1 to 1024"),
-        (&["2pc", "--threads", "-3"], "--threads takes a non-negative integer"),
+        (
+            &["2pc", "--threads", "-3"],
+            "--threads takes a non-negative integer",
+        ),
         (&["2pc", "--memory", "0"], "--memory takes at least 1"),
-        (&["2pc", "--memory", "99999999999999999999999"], "--memory takes a non-negative integer"),
-        (&["2pc", "--mode", "fp16"], "--mode takes fp64, fp32, bitstate or exact"),
-        (&["2pc", "--max-depth", "1.5"], "--max-depth takes a non-negative integer"),
-        (&["2pc", "--schedule", "random"], "--schedule takes chunks or steal"),
+        (
+            &["2pc", "--memory", "99999999999999999999999"],
+            "--memory takes a non-negative integer",
+        ),
+        (
+            &["2pc", "--mode", "fp16"],
+            "--mode takes fp64, fp32, bitstate or exact",
+        ),
+        (
+            &["2pc", "--max-depth", "1.5"],
+            "--max-depth takes a non-negative integer",
+        ),
+        (
+            &["2pc", "--schedule", "random"],
+            "--schedule takes chunks or steal",
+        ),
         (&["chess"], "unknown model `chess`"),
         (&["2pc", "three"], "the model size must be a number"),
         (&["2pc", "3", "4"], "unexpected argument `4`"),
@@ -54,7 +72,10 @@ fn bad_flags_are_usage_errors() {
     for (args, message) in cases {
         let (status, report) = run(args);
         assert_eq!(status, cli::EXIT_USAGE, "{args:?}:\n{report}");
-        assert!(report.contains(message), "{args:?}: expected `{message}` in:\n{report}");
+        assert!(
+            report.contains(message),
+            "{args:?}: expected `{message}` in:\n{report}"
+        );
         assert!(report.contains("usage: modelcheck"), "{args:?}:\n{report}");
     }
 }
@@ -64,9 +85,19 @@ fn help_explains_every_model_and_flag() {
     let (status, text) = run(&["--help"]);
     assert_eq!(status, cli::EXIT_OK);
     for (name, _, _) in models::CATALOGUE {
-        assert!(text.contains(&format!("  {name} [")), "{name} missing:\n{text}");
+        assert!(
+            text.contains(&format!("  {name} [")),
+            "{name} missing:\n{text}"
+        );
     }
-    for flag in ["--threads", "--memory", "--mode", "--max-depth", "--exact", "--help"] {
+    for flag in [
+        "--threads",
+        "--memory",
+        "--mode",
+        "--max-depth",
+        "--exact",
+        "--help",
+    ] {
         assert!(text.contains(flag), "{flag} missing:\n{text}");
     }
 }

@@ -64,7 +64,11 @@ fn counts_match_models_md_in_every_mode_with_1_and_2_threads() {
                 let (status, report) = run(&line);
                 assert_eq!(status, cli::EXIT_OK, "{line}:\n{report}");
                 assert_eq!(field(&report, "states"), *states, "{line}:\n{report}");
-                assert_eq!(field(&report, "transitions"), *transitions, "{line}:\n{report}");
+                assert_eq!(
+                    field(&report, "transitions"),
+                    *transitions,
+                    "{line}:\n{report}"
+                );
                 if let Some(depth) = depth {
                     assert_eq!(field(&report, "depth"), *depth, "{line}:\n{report}");
                 }
@@ -105,10 +109,17 @@ fn philosophers_deadlock_has_a_shortest_trace_of_n_steps() {
                 assert_eq!(status, cli::EXIT_COUNTEREXAMPLE, "{line}:\n{report}");
                 assert!(report.contains("result: Deadlock after"), "{report}");
                 let trace = trace_lines(&report);
-                assert_eq!(trace.len(), n + 1, "initial state plus {n} steps:\n{report}");
+                assert_eq!(
+                    trace.len(),
+                    n + 1,
+                    "initial state plus {n} steps:\n{report}"
+                );
                 let all_left = vec!["L"; n].join(" ");
                 assert!(trace[n].ends_with(&all_left), "{report}");
-                assert!(trace[1..].iter().all(|l| l.contains("take-left")), "{report}");
+                assert!(
+                    trace[1..].iter().all(|l| l.contains("take-left")),
+                    "{report}"
+                );
             }
         }
     }
@@ -163,9 +174,11 @@ fn buggy_lock_violation_is_found_with_a_shortest_trace_that_replays() {
     assert!(!(invariant.holds)(&state));
 }
 
-/// A plain single-threaded BFS with a `HashSet` of full states: (states, transitions, depth of
-/// the first invariant violation).
-fn oracle<M: Model>(model: &M) -> (u64, u64, Option<usize>) {
+/// What the oracle counts: states, transitions, depth of the first invariant violation.
+type OracleCounts = (u64, u64, Option<usize>);
+
+/// A plain single-threaded BFS with a `HashSet` of full states.
+fn oracle<M: Model>(model: &M) -> OracleCounts {
     let invariants = model.invariants();
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
@@ -198,9 +211,15 @@ fn oracle_shortest_violation<M: Model>(model: &M) -> Option<usize> {
 
 #[test]
 fn locks_keep_mutual_exclusion_and_match_an_independent_bfs() {
-    let cases: Vec<(&str, (u64, u64, Option<usize>))> = vec![
-        ("peterson 2", oracle(&models::peterson::Peterson::new(2).unwrap())),
-        ("peterson 3", oracle(&models::peterson::Peterson::new(3).unwrap())),
+    let cases: Vec<(&str, OracleCounts)> = vec![
+        (
+            "peterson 2",
+            oracle(&models::peterson::Peterson::new(2).unwrap()),
+        ),
+        (
+            "peterson 3",
+            oracle(&models::peterson::Peterson::new(3).unwrap()),
+        ),
         ("ticket 3", oracle(&models::ticket::Ticket::new(3).unwrap())),
         ("ticket 4", oracle(&models::ticket::Ticket::new(4).unwrap())),
     ];

@@ -28,9 +28,9 @@ impl<S> Invariant<S> {
 /// `successors` must be a pure function of the state: the trace reconstruction re-expands
 /// states and identifies a step by its position in this list (see `trace.rs`), and the replay
 /// check rejects a trace when the list changed.
-pub trait Model: Sync {
+pub trait Model: Send + Sync + 'static {
     /// A full state. It lives in the BFS frontier only; the visited set keeps a signature.
-    type State: Clone + Hash + Eq + Send + Sync + Debug;
+    type State: Clone + Hash + Eq + Send + Sync + Debug + 'static;
     /// A step's label, printed in traces.
     type Action: Copy + Display + Send;
 
