@@ -101,3 +101,21 @@ fn help_explains_every_model_and_flag() {
         assert!(text.contains(flag), "{flag} missing:\n{text}");
     }
 }
+
+#[test]
+fn a_full_table_is_a_clear_error_with_the_size_needed() {
+    // 2PC with 8 RMs has 1,745,408 states; 1 MiB holds 131,072 fingerprints or 262,144
+    // compacted signatures.
+    for mode in ["fp64", "fp32"] {
+        let (status, report) = run(&["2pc", "8", "--mode", mode, "--memory", "1", "--quiet"]);
+        assert_eq!(status, cli::EXIT_ERROR, "{mode}:\n{report}");
+        assert!(report.contains("result: error: visited-state set is full"), "{report}");
+        let needed: usize = report
+            .split("Run again with --memory ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no size advice in:\n{report}"));
+        assert!(needed > 1, "{report}");
+    }
+}
