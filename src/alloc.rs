@@ -281,3 +281,16 @@ pub(crate) fn huge_page_bytes(address: usize) -> Option<usize> {
 pub(crate) fn huge_page_bytes(_address: usize) -> Option<usize> {
     None
 }
+
+/// One 64-byte cache line of `N` atomic words: the line of the visited set
+/// ([`crate::VisitedSet`]) and of the bitstate array ([`crate::Bitstate`]).
+#[repr(C, align(64))]
+pub(crate) struct AtomicLine<const N: usize>(pub(crate) [crate::sync::AtomicU64; N]);
+
+// SAFETY: an array of `AtomicU64`s, for which zero bytes are the valid value `new(0)`; no drop
+// glue.
+unsafe impl<const N: usize> ZeroInit for AtomicLine<N> {
+    fn empty() -> Self {
+        AtomicLine(std::array::from_fn(|_| crate::sync::AtomicU64::new(0)))
+    }
+}

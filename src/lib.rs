@@ -68,18 +68,28 @@
 #![deny(missing_docs)]
 
 mod alloc;
+mod bitstate;
 mod bucket;
 mod mix;
+pub mod omission;
 mod pack;
+mod set;
+mod signature;
 mod size;
+mod state_hash;
 mod stats;
 mod sync;
 mod table;
+mod tally;
 
 pub use alloc::HugePages;
+pub use bitstate::{Bitstate, DEFAULT_HASHES, MAX_HASHES};
 pub use mix::mix64;
 pub use pack::{Pack64, PAYLOAD_BITS};
+pub use set::{CompactSet, FingerprintSet, Full, Inserted, VisitedSet, MAX_LOAD, WALK_LINES};
+pub use signature::Signature;
 pub use size::{Error, Size, MIB};
+pub use state_hash::{StateHash, PORTABLE_KEY};
 pub use stats::CacheStats;
 pub use table::{Options, SearchCache, Slots, BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
 

@@ -1,0 +1,200 @@
+//! `Bitstate`: SPIN's supertrace, an atomic bit array with `k` hash functions (a Bloom filter
+//! shared by all threads) for state spaces too large for any set.
+//!
+//! A state sets `k` bits; it is `New` if at least one of them was clear. It costs `k` bits of
+//! memory per state instead of 32 or 64, at the price of *missing* states: a new state whose bits
+//! were all set by others is reported `Present` and never explored. The miss rate grows with the
+//! fill; [`Bitstate::expected_miss_fraction`] estimates it after a run (Holzmann, "An Analysis of
+//! Bitstate Hashing", 1998; [`crate::omission::bloom_miss`]).
+//!
+//! The `k` positions come from two 64-bit hashes by double hashing, `g_i = a + i·b` (Kirsch and
+//! Mitzenmacher, "Less Hashing, Same Performance: Building a Better Bloom Filter", 2006), each
+//! mapped to a bit by multiply-shift. Bits are set with `fetch_or`, after a plain load shows them
+//! clear (so re-visits of old states write nothing and keep their lines shared between cores).
+
+use crate::alloc::{AtomicLine, HugePages, Region};
+use crate::mix::{mix64, scale};
+use crate::omission;
+use crate::set::Inserted;
+use crate::size::{Error, Size};
+use crate::state_hash::StateHash;
+use crate::sync::{AtomicU64, Ordering::Relaxed};
+use crate::tally::Tally;
+use std::fmt;
+
+/// Words per 64-byte line, bits per line.
+const WORDS: usize = 8;
+const LINE_BITS: usize = WORDS * 64;
+
+/// The most hash functions a [`Bitstate`] uses; more are clamped to this. The miss rate is
+/// least at `k = (m/n) ln 2`, which passes 32 only beyond 46 bits per state, where a
+/// [`crate::CompactSet`] (32 bits per state, no Bloom losses) is the better store anyway.
+pub const MAX_HASHES: u32 = 32;
+
+/// SPIN's default number of hash functions in bitstate mode (`-k3`).
+pub const DEFAULT_HASHES: u32 = 3;
+
+/// A lockless bit array of `m` bits with `k` hash functions. See the module docs.
+///
+/// # Guarantees
+///
+/// * A state once inserted is always `Present` afterwards (bits are never cleared, until
+///   [`clear`](Self::clear) with `&mut self`).
+/// * `New` means the state was certainly not inserted before.
+/// * Not guaranteed: that a new state is reported `New` (it may be missed, see
+///   [`expected_miss_fraction`](Self::expected_miss_fraction)); nor, under races, that exactly
+///   one of several threads inserting one state gets `New`: each may set a different one of its
+///   bits first, and both explore it (a duplicate, never a loss).
+///
+/// # Example
+///
+/// ```
+/// use searchcache::{Bitstate, Inserted, Size, StateHash};
+///
+/// let seen = Bitstate::new(Size::Mib(1), 3)?; // 8,388,608 bits
+/// for s in 0..100_000u64 {
+///     seen.insert(StateHash::of(&s));
+/// }
+/// assert_eq!(seen.insert(StateHash::of(&5u64)), Inserted::Present);
+/// println!("expected missed: {:.2e}", seen.expected_miss_fraction());
+/// # Ok::<(), searchcache::Error>(())
+/// ```
+pub struct Bitstate {
+    lines: Region<AtomicLine<WORDS>>,
+    hashes: u32,
+    /// `count`: states stored (`New` results).
+    tally: Tally,
+}
+
+impl Bitstate {
+    /// An array of `size` with `hashes` hash functions (clamped to `1..=`[`MAX_HASHES`]).
+    /// `Size::Entries(n)` means `n` bits; bytes and MiB round down to whole 64-byte lines.
+    ///
+    /// Errors: a size below one line (512 bits), one that overflows the address space, or
+    /// memory the OS refuses. Never panics.
+    pub fn new(size: Size, hashes: u32) -> Result<Self, Error> {
+        let lines = size.lines(64, LINE_BITS)?;
+        Ok(Bitstate {
+            lines: Region::zeroed(lines, HugePages::Advise)?,
+            hashes: hashes.clamp(1, MAX_HASHES),
+            tally: Tally::new(),
+        })
+    }
+
+    /// The `hashes` bit positions of a state.
+    #[inline]
+    fn positions(&self, h: StateHash) -> impl Iterator<Item = (&AtomicU64, u64)> {
+        let bits = self.bits();
+        let a = mix64(h.index);
+        // Odd step, and a constant folded in so that `index == signature` (one 64-bit key)
+        // still gives a step unrelated to the start.
+        let b = mix64(h.signature ^ 0x5851_f42d_4c95_7f2d) | 1;
+        (0..self.hashes as u64).map(move |i| {
+            let bit = scale(a.wrapping_add(i.wrapping_mul(b)), bits);
+            let word = &self.lines[bit / LINE_BITS].0[bit % LINE_BITS / 64];
+            (word, 1u64 << (bit % 64))
+        })
+    }
+
+    /// Sets the state's bits: [`Inserted::New`] if any was clear, else [`Inserted::Present`]
+    /// (which may be a new state that is missed: see the type's guarantees).
+    #[inline]
+    pub fn insert(&self, h: StateHash) -> Inserted {
+        let mut new = false;
+        for (word, mask) in self.positions(h) {
+            if word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0 {
+                new = true;
+            }
+        }
+        if new {
+            self.tally.add(0);
+            Inserted::New
+        } else {
+            Inserted::Present
+        }
+    }
+
+    /// Whether all of the state's bits are set.
+    #[inline]
+    pub fn contains(&self, h: StateHash) -> bool {
+        self.positions(h)
+            .all(|(word, mask)| word.load(Relaxed) & mask != 0)
+    }
+
+    /// States stored (`New` results); exact when no insert is running.
+    pub fn len(&self) -> usize {
+        self.tally.count() as usize
+    }
+
+    /// Whether no state has been stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bits in the array (`m`).
+    pub fn bits(&self) -> usize {
+        self.lines.len() * LINE_BITS
+    }
+
+    /// Hash functions per state (`k`).
+    pub fn hashes(&self) -> u32 {
+        self.hashes
+    }
+
+    /// Bytes of memory: `bits / 8`.
+    pub fn memory_bytes(&self) -> usize {
+        self.lines.len() * 64
+    }
+
+    /// Bits set, counted by reading the whole array (a scan of `memory_bytes()`; for reports).
+    pub fn bits_set(&self) -> usize {
+        self.lines
+            .iter()
+            .flat_map(|line| line.0.iter())
+            .map(|w| w.load(Relaxed).count_ones() as usize)
+            .sum()
+    }
+
+    /// The chance that the next new state is missed, at the current fill:
+    /// [`omission::bloom_false_positive`]`(len, bits, k)`.
+    pub fn false_positive_rate(&self) -> f64 {
+        omission::bloom_false_positive(self.len() as u64, self.bits() as u64, self.hashes)
+    }
+
+    /// The expected fraction of the distinct states offered so far that were missed, given that
+    /// `len()` were stored: [`omission::bloom_miss`] at `N =`
+    /// [`omission::bloom_offered`]`(len, bits, k)` states offered. Print `1 −` this as SPIN's
+    /// coverage estimate. 1 when the array is saturated.
+    pub fn expected_miss_fraction(&self) -> f64 {
+        let (bits, k) = (self.bits() as u64, self.hashes);
+        let offered = omission::bloom_offered(self.len() as u64, bits, k);
+        if offered.is_finite() {
+            omission::bloom_miss(offered.round() as u64, bits, k)
+        } else {
+            1.0
+        }
+    }
+
+    /// Clears every bit and the count (fresh zero pages when the OS gives them, else in place).
+    pub fn clear(&mut self) {
+        match Region::zeroed(self.lines.len(), HugePages::Advise) {
+            Ok(fresh) => self.lines = fresh,
+            Err(_) => {
+                for w in self.lines.iter().flat_map(|line| line.0.iter()) {
+                    w.store(0, Relaxed);
+                }
+            }
+        }
+        self.tally.reset();
+    }
+}
+
+impl fmt::Debug for Bitstate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bitstate")
+            .field("bits", &self.bits())
+            .field("hashes", &self.hashes)
+            .field("len", &self.len())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,370 @@
+//! `VisitedSet`: the lockless visited-state set of an explicit-state model checker, by hash
+//! compaction on the cache-line layout of [`crate::SearchCache`].
+//!
+//! # Layout and walk
+//!
+//! The table is an array of 64-byte lines of signatures ([`Signature`]: 8 × `u64` or 16 × `u32`).
+//! A state's home line is `scale(mix64(index), lines)`, the multiply-shift of the core table.
+//! An insert scans the home line's slots in order, then up to [`WALK_LINES`] following lines
+//! (wrapping at the end of the table): it stops at its own signature (`Present`) or at the first
+//! empty slot, which it claims with a compare-and-swap (`New`). Slots are only ever changed from
+//! empty to a signature (until `clear`, which needs `&mut self`), which gives:
+//!
+//! * **Once found, always found.** Every slot before a state's slot in its walk was occupied by
+//!   another signature when the state was inserted, and stays so; a later insert or `contains`
+//!   of the state walks the same slots and reaches it.
+//! * **Exactly one `New`.** Two threads inserting one state walk the same slots. The one whose
+//!   CAS succeeds reports `New`; the other either reads the signature in that slot, or loses the
+//!   CAS on it and re-reads the winner's value, and reports `Present`. A CAS lost to a *different*
+//!   signature moves on to the next slot.
+//! * **Happens-before.** The CAS is `AcqRel` and every read `Acquire`: whatever the thread that
+//!   got `New` did before the insert is visible to any thread that then gets `Present` or a true
+//!   `contains` for that state.
+//!
+//! # Why key-only (no value bits)
+//!
+//! A slot is all signature: every bit taken for data would double the omission probability
+//! (a 64-bit slot with 8 data bits is a 56-bit signature, 256 times the bound). A checker that
+//! needs counterexample traces keeps them beside the set, as TLC does: each worker appends
+//! `(state fingerprint, parent fingerprint)` to a log when an insert returns `New` (16 bytes per
+//! state, on disk or in a `Vec` per thread, written sequentially). To print a trace to a bad
+//! state, follow parent fingerprints back to an initial state, then replay forwards from that
+//! initial state, at each step generating the successors and keeping the one whose fingerprint
+//! is the next on the chain: the full states are recomputed, never stored. A BFS checker that
+//! only needs depths can keep one level counter instead.
+
+use crate::alloc::{self, HugePages, Region};
+use crate::mix::{mix64, scale};
+use crate::omission;
+use crate::signature::{self, Line, Signature};
+use crate::size::{Error, Size};
+use crate::state_hash::StateHash;
+use crate::tally::Tally;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Lines scanned after the home line before an insert gives up with [`Full`].
+///
+/// Linear probing by lines keeps a walk sequential (the hardware prefetcher streams the next
+/// lines), but its clusters are long near full load: the chance that a walk passes `L` lines
+/// falls roughly like `e^(−c·L)`, `c ≈ b(α − 1 − ln α)` for `b` slots per line at load `α`
+/// (0.043 per line for `b = 8`, `α = 0.9`), so the longest walk in a table of `n` lines is
+/// about `ln(n) / c`: 340 lines for 2^21 lines, 530 for 2^33. Measured (random states, the
+/// load at the first `Full`), a bound of 32 lines fails at load 0.75 in a 2^24-slot
+/// `FingerprintSet`, 256 lines at 0.92; 1024 lines gave 0.973 / 0.964 / 0.960 for 2^20 / 2^24 /
+/// 2^26 slots (`u64`) and 0.986 / 0.976 / 0.970 (`u32`). So `Full` only comes above
+/// [`MAX_LOAD`], and the worst insert reads 64 KiB sequentially (microseconds), which only
+/// inserts into the longest clusters, or into a full table, ever do.
+pub const WALK_LINES: usize = 1024;
+
+/// The load factor [`VisitedSet::with_expected_states`] sizes for, and [`Full`]'s advice uses.
+pub const MAX_LOAD: f64 = 0.9;
+
+/// What an insert found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Inserted {
+    /// The state was not in the set and now is: explore it. Of several threads inserting the
+    /// same state at once, exactly one gets `New` (for [`VisitedSet`]).
+    New,
+    /// The state's signature was already there: a state seen before, or (rarely; see
+    /// [`crate::omission`]) a new state whose signature matched another's.
+    Present,
+}
+
+impl Inserted {
+    /// Whether this is [`Inserted::New`].
+    pub fn is_new(self) -> bool {
+        self == Inserted::New
+    }
+}
+
+/// A [`VisitedSet`] had no free slot within the walk of a new state: the state was **not**
+/// inserted, and the set cannot take more states like it.
+///
+/// The model has more states than the set was sized for; its `Display` says how large a set to
+/// build for the next run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Full {
+    states: usize,
+    capacity: usize,
+    bytes_per_state: usize,
+}
+
+impl Full {
+    /// States in the set when the insert failed.
+    pub fn states(&self) -> usize {
+        self.states
+    }
+
+    /// Slots in the set.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// `states / capacity`.
+    pub fn load_factor(&self) -> f64 {
+        self.states as f64 / self.capacity as f64
+    }
+
+    /// Bytes of table memory a set sized for `states` takes (at [`MAX_LOAD`]), rounded up to
+    /// whole 64-byte lines, for the signature width of the set that was full.
+    pub fn bytes_for(&self, states: usize) -> usize {
+        let slots = slots_for(states).unwrap_or(usize::MAX);
+        let per_line = 64 / self.bytes_per_state;
+        slots.div_ceil(per_line).saturating_mul(64)
+    }
+}
+
+impl fmt::Display for Full {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let twice = self.states.saturating_mul(2);
+        write!(
+            f,
+            "visited-state set is full: {} states in {} slots (load factor {:.3}, {} bytes at {} \
+             bytes per state), no free slot within {} lines of a new state's home line. The model \
+             has more than {} states; a set for N states needs N / {} slots: for twice the states \
+             so far, VisitedSet::with_expected_states({}) takes {} bytes",
+            self.states,
+            self.capacity,
+            self.load_factor(),
+            self.capacity * self.bytes_per_state,
+            self.bytes_per_state,
+            WALK_LINES + 1,
+            self.states,
+            MAX_LOAD,
+            twice,
+            self.bytes_for(twice),
+        )?;
+        if self.load_factor() < 0.5 {
+            write!(
+                f,
+                ". The load is low for a full table: the states' index hashes are not spread \
+                 (check that StateHash::index differs between states)"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Full {}
+
+/// Slots for `states` at [`MAX_LOAD`] (`⌈states · 10/9⌉`), or `None` on overflow.
+fn slots_for(states: usize) -> Option<usize> {
+    states.checked_add(states.div_ceil(9))
+}
+
+/// A fixed-size, lockless set of states by hash compaction: each state is a `b`-bit signature
+/// (`S = u64`: 8 bytes per state; `S = u32`: 4 bytes) in a slot chosen by an independent index
+/// hash. See the module docs for the layout and the guarantees.
+///
+/// # Guarantees
+///
+/// * An inserted state is never lost or overwritten: a later [`insert`](Self::insert) of it
+///   returns `Present` and [`contains`](Self::contains) returns true.
+/// * Of any number of threads inserting one state, exactly one gets [`Inserted::New`].
+/// * A full walk is an error, [`Full`], never a dropped state and never a panic.
+/// * Not guaranteed: that two *different* states are told apart. A new state whose signature
+///   equals that of a state it is compared with is reported `Present` (an omission); bound the
+///   chance with [`omission_probability`](Self::omission_probability).
+///
+/// # Example
+///
+/// ```
+/// use searchcache::{FingerprintSet, Inserted, StateHash};
+///
+/// let seen = FingerprintSet::with_expected_states(1000)?;
+/// let state = (3u8, [1u16, 2, 3]);
+/// assert_eq!(seen.insert(StateHash::of(&state)), Ok(Inserted::New));
+/// assert_eq!(seen.insert(StateHash::of(&state)), Ok(Inserted::Present));
+/// assert_eq!(seen.len(), 1);
+/// println!("P(omission) <= {:e}", seen.omission_probability());
+/// # Ok::<(), searchcache::Error>(())
+/// ```
+pub struct VisitedSet<S: Signature> {
+    lines: Region<Line>,
+    _signature: PhantomData<S>,
+    /// `count`: states inserted (`New`); `weight`: signature comparisons those inserts made.
+    tally: Tally,
+}
+
+/// 64-bit signatures, 8 bytes per state, 8 per line: TLC's fingerprint set.
+pub type FingerprintSet = VisitedSet<u64>;
+
+/// 32-bit signatures, 4 bytes per state, 16 per line: half the memory, with an omission bound
+/// 2^32 times larger (fine up to some 10^6–10^7 states; check the bound).
+pub type CompactSet = VisitedSet<u32>;
+
+impl<S: Signature> VisitedSet<S> {
+    /// A set of `size`: bytes round down to whole 64-byte lines, entries (states) round up.
+    ///
+    /// Errors: a size below one line, one that overflows the address space, or memory the OS
+    /// refuses. Never panics or aborts. Tables of 2 MiB and more are mapped lazily and asked for
+    /// transparent huge pages.
+    pub fn new(size: Size) -> Result<Self, Error> {
+        let lines = size.lines(64, S::PER_LINE)?;
+        Ok(VisitedSet {
+            lines: Region::zeroed(lines, HugePages::Advise)?,
+            _signature: PhantomData,
+            tally: Tally::new(),
+        })
+    }
+
+    /// A set with room for `states` states at a load factor of at most [`MAX_LOAD`].
+    ///
+    /// Errors: as [`new`](Self::new) (0 states still makes one line).
+    pub fn with_expected_states(states: usize) -> Result<Self, Error> {
+        let slots = slots_for(states).ok_or(Error::TooLarge {
+            size: Size::Entries(states),
+        })?;
+        Self::new(Size::Entries(slots.max(1)))
+    }
+
+    /// The home line of a state and its signature.
+    #[inline]
+    fn locate(&self, h: StateHash) -> (usize, u64) {
+        (
+            scale(mix64(h.index), self.lines.len()),
+            S::from_mixed(mix64(h.signature)).to_u64(),
+        )
+    }
+
+    /// The lines an insert may use, home line first.
+    #[inline]
+    fn walk(&self, home: usize) -> impl Iterator<Item = &Line> {
+        let n = self.lines.len();
+        (0..=WALK_LINES.min(n - 1)).map(move |j| {
+            let i = home + j;
+            &self.lines[if i >= n { i - n } else { i }]
+        })
+    }
+
+    /// Inserts a state: [`Inserted::New`] if it was not in the set, [`Inserted::Present`] if its
+    /// signature was found, or [`Full`] if neither its signature nor an empty slot is within its
+    /// walk (the state is then not inserted). Lock-free: one CAS per new state.
+    #[inline]
+    pub fn insert(&self, h: StateHash) -> Result<Inserted, Full> {
+        let (home, signature) = self.locate(h);
+        let mut compared = 0u64;
+        for line in self.walk(home) {
+            for i in 0..S::PER_LINE {
+                let mut seen = signature::load::<S>(line, i);
+                if seen == 0 {
+                    match signature::claim::<S>(line, i, signature) {
+                        Ok(()) => {
+                            self.tally.add(compared);
+                            return Ok(Inserted::New);
+                        }
+                        // Another thread filled the slot first, maybe with this very state.
+                        Err(winner) => seen = winner,
+                    }
+                }
+                if seen == signature {
+                    return Ok(Inserted::Present);
+                }
+                compared += 1;
+            }
+        }
+        Err(Full {
+            states: self.len(),
+            capacity: self.capacity(),
+            bytes_per_state: size_of::<S>(),
+        })
+    }
+
+    /// Whether the state's signature is in the set (its walk reaches it before an empty slot).
+    #[inline]
+    pub fn contains(&self, h: StateHash) -> bool {
+        let (home, signature) = self.locate(h);
+        for line in self.walk(home) {
+            for i in 0..S::PER_LINE {
+                let seen = signature::load::<S>(line, i);
+                if seen == signature {
+                    return true;
+                }
+                if seen == 0 {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// Starts loading the state's home line into the cache (a hint; see
+    /// [`crate::SearchCache::prefetch`]). Call it when a successor is generated, insert it later.
+    #[inline]
+    pub fn prefetch(&self, h: StateHash) {
+        alloc::prefetch(&self.lines[self.locate(h).0]);
+    }
+
+    /// States inserted (`New` results). Exact when no insert is running; during inserts, a value
+    /// between the counts at the start and at the end of the call.
+    pub fn len(&self) -> usize {
+        self.tally.count() as usize
+    }
+
+    /// Whether no state has been inserted (with the caveat of [`len`](Self::len)).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Slots: `S::PER_LINE` per 64-byte line.
+    pub fn capacity(&self) -> usize {
+        self.lines.len() * S::PER_LINE
+    }
+
+    /// `len() / capacity()`.
+    pub fn load_factor(&self) -> f64 {
+        self.len() as f64 / self.capacity() as f64
+    }
+
+    /// Bytes of table memory: 64 per line, `size_of::<S>()` per slot. (Pages never touched are
+    /// never committed by the OS, so a sparse large set costs less resident memory.)
+    pub fn memory_bytes(&self) -> usize {
+        self.lines.len() * 64
+    }
+
+    /// Signature comparisons with occupied slots made by the inserts that returned `New`: the
+    /// `E` of Stern and Dill's bound, counted for this run rather than computed for uniform
+    /// hashing.
+    pub fn signature_comparisons(&self) -> u64 {
+        self.tally.weight()
+    }
+
+    /// An upper bound on the probability that this run omitted a state (reported `Present` for
+    /// a new state whose signature matched another's): Stern and Dill's `E / 2^b` with `E` the
+    /// comparisons this set actually made ([`signature_comparisons`](Self::signature_comparisons)),
+    /// `b = S::BITS`. Assumes the index and signature hashes are independent and random; see
+    /// [`crate::omission`] for the source and [`crate::omission::stern_dill`] for the uniform
+    /// hashing figure. With [`StateHash::from_u64`] keys in a `FingerprintSet`, distinct keys are
+    /// never confused and [`crate::omission::birthday`]`(len, 64)` on the keys is the relevant
+    /// figure instead.
+    pub fn omission_probability(&self) -> f64 {
+        (self.signature_comparisons() as f64 * 0.5f64.powi(S::BITS as i32)).min(1.0)
+    }
+
+    /// Stern and Dill's bound for uniform hashing at this set's `len()` and `capacity()`
+    /// ([`crate::omission::stern_dill`]), for comparison with published figures.
+    pub fn uniform_hashing_bound(&self) -> f64 {
+        omission::stern_dill(self.len() as u64, self.capacity() as u64, S::BITS)
+    }
+
+    /// Empties the set. Large sets get fresh zero pages from the OS (cheap, and it returns
+    /// their memory); if that allocation fails, the slots are zeroed in place instead.
+    pub fn clear(&mut self) {
+        match Region::zeroed(self.lines.len(), HugePages::Advise) {
+            Ok(fresh) => self.lines = fresh,
+            Err(_) => self.lines.iter().for_each(signature::clear),
+        }
+        self.tally.reset();
+    }
+}
+
+impl<S: Signature> fmt::Debug for VisitedSet<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VisitedSet")
+            .field("signature_bits", &S::BITS)
+            .field("len", &self.len())
+            .field("capacity", &self.capacity())
+            .finish_non_exhaustive()
+    }
+}
