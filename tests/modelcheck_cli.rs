@@ -109,7 +109,10 @@ fn a_full_table_is_a_clear_error_with_the_size_needed() {
     for mode in ["fp64", "fp32"] {
         let (status, report) = run(&["2pc", "8", "--mode", mode, "--memory", "1", "--quiet"]);
         assert_eq!(status, cli::EXIT_ERROR, "{mode}:\n{report}");
-        assert!(report.contains("result: error: visited-state set is full"), "{report}");
+        assert!(
+            report.contains("result: error: visited-state set is full"),
+            "{report}"
+        );
         let needed: usize = report
             .split("Run again with --memory ")
             .nth(1)

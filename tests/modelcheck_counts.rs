@@ -25,7 +25,7 @@ use model::Model;
 use std::collections::{HashSet, VecDeque};
 
 /// Every storage mode the checker offers.
-const MODES: &[&str] = &["exact"];
+const MODES: &[&str] = &["exact", "fp64", "fp32", "bitstate"];
 
 /// Runs the command line; returns the exit status and the report.
 fn run(args: &str) -> (i32, String) {
@@ -84,7 +84,7 @@ fn counts_match_models_md_in_every_mode_with_1_and_2_threads() {
 
 #[test]
 fn work_stealing_schedule_counts_the_same() {
-    let (status, report) = run("2pc 5 --exact --schedule steal --threads 2 --quiet");
+    let (status, report) = run("2pc 5 --schedule steal --threads 2 --quiet");
     assert_eq!(status, cli::EXIT_OK, "{report}");
     assert_eq!(field(&report, "states"), 8_832);
     assert_eq!(field(&report, "transitions"), 58_145);
@@ -143,7 +143,7 @@ fn buggy_lock_violation_is_found_with_a_shortest_trace_that_replays() {
     // the checker's own replay: each step is a successor with that label, and only the last
     // state breaks mutual exclusion.
     let lock = models::buggy_lock::BuggyLock::new(3).unwrap();
-    let visited = visited::Visited::new(visited::Mode::Exact, 1 << 20).unwrap();
+    let visited = visited::Visited::new(visited::Mode::Fp64, 1 << 20).unwrap();
     let config = bfs::Config {
         threads: 2,
         max_depth: None,
@@ -250,7 +250,7 @@ fn max_depth_stops_at_that_level() {
         }
         level = next;
     }
-    let (status, report) = run("puzzle 3 --exact --max-depth 5 --quiet");
+    let (status, report) = run("puzzle 3 --max-depth 5 --quiet");
     assert_eq!(status, cli::EXIT_OK, "{report}");
     assert!(report.contains("no error up to --max-depth 5"), "{report}");
     assert_eq!(field(&report, "states"), seen.len() as u64);

@@ -11,6 +11,7 @@ use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{TableFull, Visited};
 use rayon::prelude::*;
+use searchcache::StateHash;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -59,6 +60,9 @@ pub struct Stats {
     pub elapsed: Duration,
     /// Bytes of the trace links.
     pub trace_bytes: usize,
+    /// States dropped at the end of a level because two threads both got `New` for them
+    /// (bitstate only: its inserts do not promise a single winner).
+    pub duplicates: u64,
     /// Bytes of the largest pair of frontiers (current and next level) held at once.
     pub frontier_peak_bytes: usize,
 }
@@ -111,6 +115,9 @@ struct Local<M: Model> {
     links: LevelLinks,
     transitions: u64,
     successors: Vec<(M::Action, M::State)>,
+    keys: Vec<StateHash>,
+    /// The keys of `next`, when the level's duplicates must be dropped (see `dedup_level`).
+    next_keys: Vec<StateHash>,
 }
 
 impl<M: Model> Local<M> {
@@ -120,6 +127,8 @@ impl<M: Model> Local<M> {
             links: LevelLinks::default(),
             transitions: 0,
             successors: Vec::new(),
+            keys: Vec::new(),
+            next_keys: Vec::new(),
         }
     }
 }
@@ -130,6 +139,8 @@ struct Shared<'a, M: Model> {
     visited: &'a Visited<M::State>,
     invariants: Vec<Invariant<M::State>>,
     deadlock_is_error: bool,
+    /// Whether one state may come back `New` to two threads (bitstate under races).
+    dedup: bool,
     stop: AtomicBool,
     found: Mutex<Option<Found<M::State>>>,
     error: Mutex<Option<Verdict<M>>>,
@@ -184,8 +195,16 @@ impl<M: Model> Shared<'_, M> {
             return;
         }
         local.transitions += successors.len() as u64;
-        for (k, (_, next)) in successors.iter().enumerate() {
-            match self.visited.insert(next) {
+        // Hash every successor and prefetch its table line first, so the cache misses of the
+        // inserts overlap instead of queueing.
+        local.keys.clear();
+        for (_, next) in successors {
+            let key = self.visited.key(next);
+            self.visited.prefetch(key);
+            local.keys.push(key);
+        }
+        for (k, ((_, next), key)) in successors.iter().zip(&local.keys).enumerate() {
+            match self.visited.insert(next, *key) {
                 Ok(false) => {}
                 Ok(true) => {
                     if let Some(name) = self.violated(next) {
@@ -195,6 +214,9 @@ impl<M: Model> Shared<'_, M> {
                             state: next.clone(),
                             link: Link::Child(index, k as u16),
                         });
+                    }
+                    if self.dedup {
+                        local.next_keys.push(*key);
                     }
                     local.next.push(next.clone());
                     local.links.parent.push(index as u32);
@@ -225,6 +247,7 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
         visited,
         invariants: model.invariants(),
         deadlock_is_error: config.deadlock && model.deadlock_is_error(),
+        dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
         found: Mutex::new(None),
         error: Mutex::new(None),
@@ -249,7 +272,7 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
     let mut frontier = Vec::new();
     let mut links = LevelLinks::default();
     for (i, state) in model.initial_states().into_iter().enumerate() {
-        match visited.insert(&state) {
+        match visited.insert(&state, visited.key(&state)) {
             Ok(true) => {
                 if let Some(name) = shared.violated(&state) {
                     shared.report(Found {
@@ -338,6 +361,7 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
             )));
             break;
         }
+        let mut next_keys = Vec::new();
         let mut next = Vec::with_capacity(width);
         let mut links = LevelLinks {
             parent: Vec::with_capacity(width),
@@ -346,9 +370,14 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
         for local in locals {
             stats.transitions += local.transitions;
             next.extend(local.next);
+            next_keys.extend(local.next_keys);
             links.parent.extend(local.links.parent);
             links.ordinal.extend(local.links.ordinal);
         }
+        if shared.dedup {
+            stats.duplicates += dedup_level(&mut next, &mut links, &next_keys);
+        }
+        let width = next.len();
         let frontier_bytes =
             (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
         stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
@@ -383,6 +412,36 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
         None => Verdict::DepthLimit,
     };
     Outcome { stats, verdict }
+}
+
+/// Drops repeated states from a level (same 128-bit key: the same state, or a 2^-128 event),
+/// keeping each one's first occurrence, with its link. Returns how many were dropped.
+///
+/// Bitstate sets k bits per state with separate `fetch_or`s, so two threads inserting one state
+/// can both see a bit of theirs clear and both get `New`. Sorting the level's keys (16 bytes per
+/// new state, for this level only) removes those duplicates before they are expanded, so counts
+/// stay exact; the visited storage itself still holds only bits.
+fn dedup_level<S>(next: &mut Vec<S>, links: &mut LevelLinks, keys: &[StateHash]) -> u64 {
+    let key = |i: u32| (keys[i as usize].index, keys[i as usize].signature, i);
+    let mut order: Vec<u32> = (0..next.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| key(i));
+    let mut keep = vec![true; next.len()];
+    for pair in order.windows(2) {
+        let (a, b) = (key(pair[0]), key(pair[1]));
+        if (a.0, a.1) == (b.0, b.1) {
+            keep[b.2 as usize] = false;
+        }
+    }
+    let dropped = keep.iter().filter(|&&k| !k).count();
+    if dropped > 0 {
+        let mut i = 0;
+        next.retain(|_| (keep[i], i += 1).0);
+        let mut i = 0;
+        links.parent.retain(|_| (keep[i], i += 1).0);
+        let mut i = 0;
+        links.ordinal.retain(|_| (keep[i], i += 1).0);
+    }
+    dropped as u64
 }
 
 /// Rebuilds and replays the trace to `found`.

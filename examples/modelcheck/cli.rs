@@ -257,12 +257,21 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
         stats.trace_bytes,
         stats.trace_bytes as f64 / states
     )?;
-    let omission = visited.omission(stats.states as usize, stats.transitions);
+    if visited.may_report_new_twice() {
+        writeln!(out, "racing duplicates dropped: {}", stats.duplicates)?;
+    }
+    if let Some(load) = visited.load_factor() {
+        writeln!(out, "load factor: {load:.3}")?;
+    }
+    let omission = visited.omission(stats.transitions);
     writeln!(
         out,
         "omission bound: {:.3e} ({})",
         omission.value, omission.name
     )?;
+    if let Some(tlc) = visited.tlc_optimistic(stats.states as usize, stats.transitions) {
+        writeln!(out, "TLC-style optimistic estimate: {tlc:.3e}")?;
+    }
     if let Verdict::Counterexample(trace) = &outcome.verdict {
         writeln!(out, "trace (replayed and checked):")?;
         writeln!(

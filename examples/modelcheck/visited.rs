@@ -1,6 +1,9 @@
 //! Where the checker remembers which states it has seen, behind one small interface: full
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
+use searchcache::{
+    omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash, DEFAULT_HASHES,
+};
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
@@ -58,32 +61,28 @@ pub struct Omission {
     pub value: f64,
 }
 
-/// Full states, in 64 mutex-guarded shards picked by hash (64 shards keep two threads from
-/// queueing on one lock; a single mutex serialized 2 threads to below 1-thread speed).
+/// Full states, in 64 mutex-guarded shards picked by the state's index hash (64 shards keep
+/// two threads from queueing on one lock).
 pub struct ExactSet<S> {
     shards: Vec<Mutex<HashSet<S, ahash::RandomState>>>,
-    hasher: ahash::RandomState,
 }
 
 const SHARDS: usize = 64;
 
 impl<S: Hash + Eq> ExactSet<S> {
     fn new() -> Self {
-        let seeded = || ahash::RandomState::with_seeds(1, 2, 3, 4);
         ExactSet {
             shards: (0..SHARDS)
-                .map(|_| Mutex::new(HashSet::with_hasher(seeded())))
+                .map(|_| Mutex::new(HashSet::with_hasher(ahash::RandomState::new())))
                 .collect(),
-            hasher: seeded(),
         }
     }
 
-    fn insert(&self, state: &S) -> bool
+    fn insert(&self, state: &S, key: StateHash) -> bool
     where
         S: Clone,
     {
-        let h = self.hasher.hash_one(state);
-        let shard = &self.shards[(h >> 58) as usize % SHARDS];
+        let shard = &self.shards[(key.index >> 58) as usize % SHARDS];
         // A poisoned shard means another worker panicked; its set is still consistent.
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
         set.insert(state.clone())
@@ -101,54 +100,138 @@ impl<S: Hash + Eq> ExactSet<S> {
 
 /// The visited storage of one run.
 pub enum Visited<S> {
+    /// `--mode fp64`: searchcache's `FingerprintSet`.
+    Fp64(FingerprintSet),
+    /// `--mode fp32`: searchcache's `CompactSet`.
+    Fp32(CompactSet),
+    /// `--mode bitstate`: searchcache's `Bitstate` with SPIN's default of 3 hash functions.
+    Bitstate(Bitstate),
     /// `--mode exact`.
     Exact(ExactSet<S>),
+}
+
+/// Bit positions per state in bitstate mode: SPIN's default (`-k3`), and searchcache's.
+const BITSTATE_HASHES: u32 = DEFAULT_HASHES;
+
+fn full_message(full: Full) -> TableFull {
+    TableFull(format!(
+        "{full}. Run again with --memory {} (MiB) or more.",
+        full.bytes_for(full.states().saturating_mul(2))
+            .div_ceil(1 << 20)
+    ))
 }
 
 impl<S: Hash + Eq + Clone> Visited<S> {
     /// Storage for `mode` in at most `memory_bytes` (fingerprint and bitstate modes; the exact
     /// mode grows as needed).
     pub fn new(mode: Mode, memory_bytes: usize) -> Result<Self, String> {
-        let _ = memory_bytes;
-        match mode {
-            Mode::Exact => Ok(Visited::Exact(ExactSet::new())),
-            other => Err(format!("mode {} is not available yet", other.name())),
-        }
+        let size = Size::Bytes(memory_bytes);
+        let error = |e: searchcache::Error| format!("cannot build the visited storage: {e}");
+        Ok(match mode {
+            Mode::Fp64 => Visited::Fp64(FingerprintSet::new(size).map_err(error)?),
+            Mode::Fp32 => Visited::Fp32(CompactSet::new(size).map_err(error)?),
+            Mode::Bitstate => {
+                Visited::Bitstate(Bitstate::new(size, BITSTATE_HASHES).map_err(error)?)
+            }
+            Mode::Exact => Visited::Exact(ExactSet::new()),
+        })
     }
 
-    /// Records `state`: `Ok(true)` when it was not seen before. With fingerprints a new state
-    /// can be taken for a seen one (an omission, bounded by [`Visited::omission`]); a seen
-    /// state is never reported new.
+    /// The state's two 64-bit hashes (index and signature), computed once per successor.
     #[inline]
-    pub fn insert(&self, state: &S) -> Result<bool, TableFull> {
+    pub fn key(&self, state: &S) -> StateHash {
+        StateHash::of(state)
+    }
+
+    /// Starts loading the memory `insert(_, key)` will touch.
+    #[inline]
+    pub fn prefetch(&self, key: StateHash) {
         match self {
-            Visited::Exact(set) => Ok(set.insert(state)),
+            Visited::Fp64(set) => set.prefetch(key),
+            Visited::Fp32(set) => set.prefetch(key),
+            Visited::Bitstate(_) | Visited::Exact(_) => {}
         }
     }
 
-    /// Bits stored per state slot (for exact: the full state's size).
+    /// Records `state` (whose [`key`](Self::key) is `key`): `Ok(true)` when it was not seen
+    /// before. With fingerprints a new state can be taken for a seen one (an omission, bounded
+    /// by [`Visited::omission`]); a seen state is never reported new.
+    #[inline]
+    pub fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull> {
+        match self {
+            Visited::Fp64(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
+            Visited::Fp32(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
+            Visited::Bitstate(bits) => Ok(bits.insert(key).is_new()),
+            Visited::Exact(set) => Ok(set.insert(state, key)),
+        }
+    }
+
+    /// Bits stored per state: the signature width, bitstate's k bits, or the full state.
     pub fn slot_bits(&self) -> usize {
         match self {
+            Visited::Fp64(_) => 64,
+            Visited::Fp32(_) => 32,
+            Visited::Bitstate(bits) => bits.hashes() as usize,
             Visited::Exact(_) => 8 * std::mem::size_of::<S>(),
         }
     }
 
-    /// Bytes the storage holds now.
+    /// Whether two threads inserting one state may both be told it is new (bitstate: its k
+    /// bits are set by separate atomic operations).
+    pub fn may_report_new_twice(&self) -> bool {
+        matches!(self, Visited::Bitstate(_))
+    }
+
+    /// Stored states / slots, for the compacted modes.
+    pub fn load_factor(&self) -> Option<f64> {
+        match self {
+            Visited::Fp64(set) => Some(set.load_factor()),
+            Visited::Fp32(set) => Some(set.load_factor()),
+            Visited::Bitstate(_) | Visited::Exact(_) => None,
+        }
+    }
+
+    /// Bytes the storage holds now (the whole table for the compacted modes).
     pub fn memory_bytes(&self) -> usize {
         match self {
+            Visited::Fp64(set) => set.memory_bytes(),
+            Visited::Fp32(set) => set.memory_bytes(),
+            Visited::Bitstate(bits) => bits.memory_bytes(),
             Visited::Exact(set) => set.memory_bytes(),
         }
     }
 
-    /// The omission bound for `states` distinct states stored and `generated` successors
-    /// generated.
-    pub fn omission(&self, states: usize, generated: u64) -> Omission {
-        let _ = (states, generated);
+    /// The omission bound of this run, after it (`generated`: transitions explored).
+    pub fn omission(&self, generated: u64) -> Omission {
         match self {
-            Visited::Exact(_) => Omission {
-                name: "none (full states)",
-                value: 0.0,
+            Visited::Fp64(set) => Omission {
+                name: "P(any state omitted), Stern-Dill with the signature comparisons made",
+                value: set.omission_probability(),
             },
+            Visited::Fp32(set) => Omission {
+                name: "P(any state omitted), Stern-Dill with the signature comparisons made",
+                value: set.omission_probability(),
+            },
+            Visited::Bitstate(bits) => Omission {
+                name: "expected fraction of states missed, Bloom filter estimate",
+                value: bits.expected_miss_fraction(),
+            },
+            Visited::Exact(_) => {
+                let _ = generated;
+                Omission {
+                    name: "none: full states are compared",
+                    value: 0.0,
+                }
+            }
+        }
+    }
+
+    /// TLC's "optimistic" figure n·(g − n)/2^64 for 64-bit fingerprints, for users comparing with
+    /// TLC's output; `None` for the other modes.
+    pub fn tlc_optimistic(&self, states: usize, generated: u64) -> Option<f64> {
+        match self {
+            Visited::Fp64(_) => Some(omission::tlc_optimistic(states as u64, generated)),
+            _ => None,
         }
     }
 }
