@@ -82,6 +82,28 @@ fn counts_match_models_md_in_every_mode_with_1_and_2_threads() {
     }
 }
 
+/// The benchmark sizes, behind `MODELCHECK_LONG=1` (a few seconds each in release on 2 cores).
+#[test]
+fn long_counts_2pc_8_and_philosophers_16() {
+    if std::env::var_os("MODELCHECK_LONG").is_none() {
+        println!("skipped: set MODELCHECK_LONG=1 to check 2PC-8 and philosophers-16");
+        return;
+    }
+    let cases: &[(&str, u64, u64)] = &[
+        ("2pc 8", 1_745_408, 18_507_777),
+        ("philosophers 16 --no-deadlock", 1_331_714, 13_774_112),
+    ];
+    for (model, states, transitions) in cases {
+        for mode in ["fp64", "fp32"] {
+            let line = format!("{model} --mode {mode} --threads 2 --memory 64 --quiet");
+            let (status, report) = run(&line);
+            assert_eq!(status, cli::EXIT_OK, "{line}:\n{report}");
+            assert_eq!(field(&report, "states"), *states, "{line}");
+            assert_eq!(field(&report, "transitions"), *transitions, "{line}");
+        }
+    }
+}
+
 #[test]
 fn work_stealing_schedule_counts_the_same() {
     let (status, report) = run("2pc 5 --schedule steal --threads 2 --quiet");

@@ -387,7 +387,7 @@ pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) 
             log.push_level(links);
         }
         frontier = next;
-        if config.progress && started.elapsed() > Duration::from_secs(1) {
+        if config.progress && width > 0 && started.elapsed() > Duration::from_secs(1) {
             let secs = started.elapsed().as_secs_f64();
             eprintln!(
                 "depth {depth:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",

@@ -257,6 +257,11 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
         stats.trace_bytes,
         stats.trace_bytes as f64 / states
     )?;
+    writeln!(
+        out,
+        "frontier peak: {} bytes (full states of two levels)",
+        stats.frontier_peak_bytes
+    )?;
     if visited.may_report_new_twice() {
         writeln!(out, "racing duplicates dropped: {}", stats.duplicates)?;
     }
