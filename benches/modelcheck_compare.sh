@@ -72,6 +72,12 @@ for spec in "2pc $TWOPC" "philosophers $PHIL"; do
     done
     ours "$1" "$2" "fp64 steal" --mode fp64 --schedule steal --threads "$threads" "${extra[@]}"
   done
+  # Tables sized to the model (load ~0.8): the visited storage's bytes per state at its tightest.
+  tight64=16 tight32=8
+  [[ $1 == philosophers ]] && tight64=12 tight32=6
+  [[ "$QUICK" == "--quick" ]] && tight64=1 tight32=1
+  ours "$1" "$2" "fp64 --memory $tight64" --mode fp64 --threads 2 --memory "$tight64" "${extra[@]}"
+  ours "$1" "$2" "fp32 --memory $tight32" --mode fp32 --threads 2 --memory "$tight32" "${extra[@]}"
   for threads in 1 2; do
     stateright "$1" "$2" "$threads" bfs
   done
