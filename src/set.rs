@@ -46,15 +46,19 @@ use std::marker::PhantomData;
 /// Lines scanned after the home line before an insert gives up with [`Full`].
 ///
 /// Linear probing by lines keeps a walk sequential (the hardware prefetcher streams the next
-/// lines), but its clusters are long near full load: the chance that a walk passes `L` lines
-/// falls roughly like `e^(−c·L)`, `c ≈ b(α − 1 − ln α)` for `b` slots per line at load `α`
-/// (0.043 per line for `b = 8`, `α = 0.9`), so the longest walk in a table of `n` lines is
-/// about `ln(n) / c`: 340 lines for 2^21 lines, 530 for 2^33. Measured (random states, the
-/// load at the first `Full`), a bound of 32 lines fails at load 0.75 in a 2^24-slot
-/// `FingerprintSet`, 256 lines at 0.92; 1024 lines gave 0.973 / 0.964 / 0.960 for 2^20 / 2^24 /
-/// 2^26 slots (`u64`) and 0.986 / 0.976 / 0.970 (`u32`). So `Full` only comes above
-/// [`MAX_LOAD`], and the worst insert reads 64 KiB sequentially (microseconds), which only
-/// inserts into the longest clusters, or into a full table, ever do.
+/// lines), but near full load its clusters get long, and the longest grows with the table (like
+/// `log n`). Measured with random states, the load at which the first `Full` came:
+///
+/// | walk bound (lines) | 2^20 slots | 2^24 slots | 2^26 slots |
+/// |--------------------|------------|------------|------------|
+/// | 32, `u64`          | 0.780      | 0.754      |            |
+/// | 256, `u64`         | 0.937      | 0.922      |            |
+/// | 1024, `u64`        | 0.973      | 0.964      | 0.960      |
+/// | 1024, `u32`        | 0.986      | 0.976      | 0.970      |
+///
+/// With 1024, each 4× larger table lost 0.002 to 0.005: at that rate the first `Full` reaches
+/// [`MAX_LOAD`] only past 2^50 slots. The worst insert reads 64 KiB sequentially
+/// (microseconds), and only inserts into the longest clusters, or into a full table, do.
 pub const WALK_LINES: usize = 1024;
 
 /// The load factor [`VisitedSet::with_expected_states`] sizes for, and [`Full`]'s advice uses.

@@ -266,3 +266,24 @@ fn omission_bound_grows_with_the_load() {
     );
     assert!(set.uniform_hashing_bound() < set.omission_probability());
 }
+
+/// States that all share one index (a broken hash) fill their walk and get `Full` at a low load,
+/// and the message says what is wrong rather than asking for more memory only.
+#[test]
+fn full_at_low_load_points_at_the_hash() {
+    let set = FingerprintSet::new(Size::Mib(1)).unwrap();
+    let walk_slots = (WALK_LINES + 1) * 8;
+    let mut result = Ok(Inserted::New);
+    let mut i = 0u64;
+    while result.is_ok() {
+        i += 1;
+        result = set.insert(StateHash {
+            index: 42,
+            signature: i,
+        });
+    }
+    let full = result.unwrap_err();
+    assert_eq!(full.states(), walk_slots);
+    assert!(full.load_factor() < 0.1);
+    assert!(full.to_string().contains("not spread"), "{full}");
+}
