@@ -12,7 +12,7 @@
 //! mapped to a bit by multiply-shift. Bits are set with `fetch_or`, after a plain load shows them
 //! clear (so re-visits of old states write nothing and keep their lines shared between cores).
 
-use crate::alloc::{AtomicLine, HugePages, Region};
+use crate::alloc::{self, AtomicLine, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::set::Inserted;
@@ -121,6 +121,15 @@ impl Bitstate {
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
     }
 
+    /// Starts loading the `k` cache lines the state's bits live in (a hint, as
+    /// [`crate::SearchCache::prefetch`]): call it when a successor is generated, insert it later.
+    #[inline]
+    pub fn prefetch(&self, h: StateHash) {
+        for (word, _) in self.positions(h) {
+            alloc::prefetch(word);
+        }
+    }
+
     /// States stored (`New` results); exact when no insert is running.
     pub fn len(&self) -> usize {
         self.tally.count() as usize
@@ -156,9 +165,16 @@ impl Bitstate {
     }
 
     /// The chance that the next new state is missed, at the current fill:
-    /// [`omission::bloom_false_positive`]`(len, bits, k)`.
+    /// [`omission::bloom_false_positive`] at the states offered so far, estimated from `len()`
+    /// by [`omission::bloom_offered`].
     pub fn false_positive_rate(&self) -> f64 {
-        omission::bloom_false_positive(self.len() as u64, self.bits() as u64, self.hashes)
+        let (bits, k) = (self.bits() as u64, self.hashes);
+        let offered = omission::bloom_offered(self.len() as u64, bits, k);
+        if offered.is_finite() {
+            omission::bloom_false_positive(offered.round() as u64, bits, k)
+        } else {
+            1.0
+        }
     }
 
     /// The expected fraction of the distinct states offered so far that were missed, given that

@@ -16,6 +16,23 @@
 //! | [`bloom_miss`] | expected fraction of `n` offered states missed, bitstate | Holzmann 1998 |
 //! | [`bloom_offered`] | states offered for `n` to be stored, bitstate | (inverts the above) |
 //!
+//! ```
+//! use searchcache::{omission, FingerprintSet, StateHash};
+//!
+//! let seen = FingerprintSet::with_expected_states(100_000)?;
+//! let mut generated = 0u64;
+//! for s in 0..100_000u64 {
+//!     generated += 2; // each state reached twice
+//!     seen.insert(StateHash::of(&s)).unwrap();
+//! }
+//! let n = seen.len() as u64;
+//! println!("P(omission) <= {:.1e} (this run's comparisons)", seen.omission_probability());
+//! println!("Stern-Dill, uniform hashing: {:.1e}", omission::stern_dill(n, seen.capacity() as u64, 64));
+//! println!("TLC optimistic: {:.1e}", omission::tlc_optimistic(n, generated));
+//! assert!(seen.omission_probability() < 1e-9);
+//! # Ok::<(), searchcache::Error>(())
+//! ```
+//!
 //! All return probabilities or fractions in `[0, 1]` (bounds above 1 are clamped to 1) and never
 //! panic: degenerate inputs (no slots, no bits, more states than slots) give 1.
 //!
@@ -60,16 +77,18 @@ pub fn stern_dill(n: u64, m: u64, bits: u32) -> f64 {
 }
 
 /// Stern and Dill's `E`: the expected number of signature comparisons with stored states while
-/// `n` states are inserted into `m` slots by uniform hashing, `Σ_{i<n} i/(m+1−i)`. Requires
-/// `n <= m`.
+/// `n` states are inserted into `m` slots by uniform hashing, `Σ_{i<n} i/(m+1−i)`. Infinite when
+/// `n > m` (no such table).
 pub fn uniform_hashing_comparisons(n: u64, m: u64) -> f64 {
-    debug_assert!(n <= m);
+    if n > m {
+        return f64::INFINITY;
+    }
     // Up to 2^20 terms the sum itself is exact to rounding and costs about a millisecond;
     // beyond, the harmonic form, whose cancellation costs ~n·2^-52 absolute error, far below E.
     if n <= 1 << 20 {
-        return (0..n).map(|i| i as f64 / (m + 1 - i) as f64).sum();
+        return (0..n).map(|i| i as f64 / ((m - i) as f64 + 1.0)).sum();
     }
-    let (a, b) = (m + 1, m - n + 1);
+    let (a, b) = (m.saturating_add(1), m - n + 1);
     ((m as f64 + 1.0) * harmonic_difference(a, b) - n as f64).max(0.0)
 }
 
@@ -120,17 +139,23 @@ pub fn tlc_optimistic(n: u64, generated: u64) -> f64 {
 }
 
 /// The probability that a bitstate array of `table_bits` bits and `k` hash functions takes a
-/// *new* state for one already seen, once `n` states are stored: `(1 − e^(−k·n/m))^k`, the
-/// Bloom filter's false-positive rate (`m = table_bits`).
+/// *new* state for one already seen, once `n` distinct states were offered to it (stored or
+/// missed; see [`bloom_miss`] for why offered): `(1 − e^(−k·n/m))^k`, the Bloom filter's
+/// false-positive rate (`m = table_bits`). `k` above [`BLOOM_MAX_HASHES`] counts as that.
 pub fn bloom_false_positive(n: u64, table_bits: u64, k: u32) -> f64 {
     false_positive_at(n as f64, table_bits, k)
 }
+
+/// Hash counts above this are taken as this many by the Bloom functions (a bitstate array with
+/// more hash functions than this has no use; [`crate::Bitstate`] stops at 32).
+pub const BLOOM_MAX_HASHES: u32 = 1 << 16;
 
 /// [`bloom_false_positive`] at a real-valued `n`.
 fn false_positive_at(n: f64, table_bits: u64, k: u32) -> f64 {
     if table_bits == 0 || k == 0 {
         return 1.0;
     }
+    let k = k.min(BLOOM_MAX_HASHES);
     // 1 − e^(−kn/m) as −expm1(−kn/m): exact for small kn/m, where 1 − exp(·) would cancel.
     let filled = -(-(k as f64) * n / table_bits as f64).exp_m1();
     filled.powi(k as i32).min(1.0)
@@ -149,7 +174,7 @@ fn false_positive_at(n: f64, table_bits: u64, k: u32) -> f64 {
 /// term `f(n)/2`. Relative error far below 10^-6 for `n` above a few hundred.
 ///
 /// This counts states *offered*. A checker knows the states *stored* ([`crate::Bitstate::len`]);
-/// [`bloom_offered`] converts. In a model checker a missed state's successors are also never
+/// [`bloom_offered`] converts. `k` above [`BLOOM_MAX_HASHES`] counts as that. In a model checker a missed state's successors are also never
 /// generated, which no formula over the table alone can count.
 pub fn bloom_miss(n: u64, table_bits: u64, k: u32) -> f64 {
     if n == 0 {
@@ -163,6 +188,7 @@ fn expected_misses(n: f64, table_bits: u64, k: u32) -> f64 {
     if table_bits == 0 || k == 0 {
         return n;
     }
+    let k = k.min(BLOOM_MAX_HASHES);
     let (m, kf) = (table_bits as f64, k as f64);
     let x = kf * n / m; // −ln(1 − U)
     let u = -(-x).exp_m1();

@@ -244,7 +244,8 @@ impl<S: Signature> VisitedSet<S> {
 
     /// Inserts a state: [`Inserted::New`] if it was not in the set, [`Inserted::Present`] if its
     /// signature was found, or [`Full`] if neither its signature nor an empty slot is within its
-    /// walk (the state is then not inserted). Lock-free: one CAS per new state.
+    /// walk (the state is then not inserted). Lock-free: one CAS per new state (with `u32`
+    /// signatures, two when the other half of the slot's 64-bit word is filled at that moment).
     #[inline]
     pub fn insert(&self, h: StateHash) -> Result<Inserted, Full> {
         let (home, signature) = self.locate(h);
@@ -340,8 +341,8 @@ impl<S: Signature> VisitedSet<S> {
     /// `b = S::BITS`. Assumes the index and signature hashes are independent and random; see
     /// [`crate::omission`] for the source and [`crate::omission::stern_dill`] for the uniform
     /// hashing figure. With [`StateHash::from_u64`] keys in a `FingerprintSet`, distinct keys are
-    /// never confused and [`crate::omission::birthday`]`(len, 64)` on the keys is the relevant
-    /// figure instead.
+    /// never confused (but for one fixed pair, see there), and the relevant figure is instead
+    /// [`crate::omission::birthday`]`(len, 64)`, the chance that your keys collide.
     pub fn omission_probability(&self) -> f64 {
         (self.signature_comparisons() as f64 * 0.5f64.powi(S::BITS as i32)).min(1.0)
     }

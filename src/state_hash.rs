@@ -86,7 +86,9 @@ impl StateHash {
     /// The set mixes the key with a bijection and, in a [`FingerprintSet`](crate::FingerprintSet),
     /// stores all 64 mixed bits: two different keys are never confused, so the set is *exact* on
     /// keys and the only omission is a collision of your keys themselves (the birthday bound on
-    /// 64 bits, [`crate::omission::birthday`]). A [`CompactSet`](crate::CompactSet) keeps 32 of
+    /// 64 bits, [`crate::omission::birthday`]). The one exception is forced by counting: 2^64
+    /// keys map to 2^64 − 1 non-zero signatures, so key 0 (which mixes to 0, the empty slot)
+    /// shares its signature with the one key that mixes to [`crate::Signature::ZERO_STAND_IN`]. A [`CompactSet`](crate::CompactSet) keeps 32 of
     /// the mixed bits, disjoint from the high bits the line index uses.
     #[inline]
     pub const fn from_u64(key: u64) -> Self {

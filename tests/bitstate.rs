@@ -56,6 +56,7 @@ fn measured_loss_matches_bloom_prediction() {
 fn inserted_states_stay_present() {
     let table = Bitstate::new(Size::Mib(1), 3).unwrap();
     for i in 0..10_000u64 {
+        table.prefetch(StateHash::of(&i));
         table.insert(StateHash::of(&i));
         assert_eq!(table.insert(StateHash::of(&i)), Inserted::Present);
     }

@@ -164,3 +164,39 @@ fn bloom_offered_inverts_the_miss_count() {
     assert_eq!(bloom_offered(0, 1 << 20, 3), 0.0);
     assert!(bloom_offered(1_000_000, 512, 3).is_infinite());
 }
+
+/// Extreme arguments (a CLI may pass anything) give a probability in [0, 1] or infinity where
+/// documented, never a panic.
+#[test]
+fn extreme_arguments_do_not_panic() {
+    let huge = [0u64, 1, 2, u64::MAX / 2, u64::MAX - 1, u64::MAX];
+    for &n in &huge {
+        for &m in &huge {
+            let p = stern_dill(n, m, 64);
+            assert!((0.0..=1.0).contains(&p), "stern_dill({n}, {m}) = {p}");
+            if n > m {
+                assert!(uniform_hashing_comparisons(n, m).is_infinite());
+            }
+            for k in [0, 1, 3, 64, u32::MAX] {
+                let f = bloom_false_positive(n, m, k);
+                assert!(
+                    (0.0..=1.0).contains(&f),
+                    "bloom_false_positive({n}, {m}, {k})"
+                );
+                if n < 1 << 40 {
+                    let miss = bloom_miss(n, m, k);
+                    assert!(
+                        (0.0..=1.0).contains(&miss),
+                        "bloom_miss({n}, {m}, {k}) = {miss}"
+                    );
+                    assert!(bloom_offered(n, m, k) >= n as f64 || n == 0);
+                }
+            }
+        }
+        for bits in [0, 1, 32, 64, 1000, u32::MAX] {
+            assert!((0.0..=1.0).contains(&birthday(n, bits)));
+            assert!((0.0..=1.0).contains(&stern_dill(n / 2, n, bits)));
+        }
+        assert!((0.0..=1.0).contains(&tlc_optimistic(n, u64::MAX)));
+    }
+}
