@@ -21,10 +21,15 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo n/a)"
 echo "load before: $(uptime | sed 's/.*load average/load average/')"
 echo
-echo "| model | checker | threads | states | time (s) | states/s | visited B/state (slot) | peak RSS (MiB) |"
-echo "|---|---|---:|---:|---:|---:|---|---:|"
+echo "| model | checker | threads | states | time (s) | CPU (s) | states/s | visited B/state (slot) | peak RSS (MiB) |"
+echo "|---|---|---:|---:|---:|---:|---:|---|---:|"
 
 peak_mib() { awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$1"; }
+# User + system seconds: with other jobs on the cores, wall time hides whether threads scale.
+cpu_s() { awk -F': ' '/User time|System time/ {t += $2} END {printf "%.2f", t}' "$1"; }
+# Peers run under a 4 GiB address-space cap: stateright's DFS on philosophers-16 grew past
+# 24 GB and was OOM-killed in the first run of this script.
+PEER_VMEM_KIB=$((4 * 1024 * 1024))
 
 # examples/modelcheck: one row per mode and thread count (and the work-stealing schedule).
 ours() { # model N label flags...
@@ -36,31 +41,35 @@ ours() { # model N label flags...
   rate=$(sed -n 's/^states\/s: //p' "$WORK/out")
   bps=$(sed -n 's/^visited storage: [0-9]* bytes, \([0-9.]*\) bytes\/state.*/\1/p' "$WORK/out")
   slot=$(sed -n 's/.*(\([0-9.]*\) bytes\/slot).*/\1/p' "$WORK/out")
-  echo "| $model $n | modelcheck $label | $(grep -o '[0-9]* threads' "$WORK/out" | cut -d' ' -f1) | $states | $secs | $rate | $bps ($slot) | $(peak_mib "$WORK/time") |"
+  echo "| $model $n | modelcheck $label | $(grep -o '[0-9]* threads' "$WORK/out" | cut -d' ' -f1) | $states | $secs | $(cpu_s "$WORK/time") | $rate | $bps ($slot) | $(peak_mib "$WORK/time") |"
 }
 
 stateright() { # model N threads bfs|dfs
-  /usr/bin/time -v "$SR" "$1" "$2" "$3" "$4" >"$WORK/out" 2>"$WORK/time" || true
+  (ulimit -v "$PEER_VMEM_KIB"; /usr/bin/time -v "$SR" "$1" "$2" "$3" "$4" >"$WORK/out" 2>"$WORK/time") || true
+  if [[ ! -s "$WORK/out" ]]; then
+    echo "| $1 $2 | stateright $4 | $3 | did not finish: over the 4 GiB cap | | $(cpu_s "$WORK/time") | | | $(peak_mib "$WORK/time") |"
+    return
+  fi
   local line states secs rate
   line=$(cat "$WORK/out")
   states=$(sed -n 's/.*: states \([0-9]*\) .*/\1/p' <<<"$line")
   secs=$(sed -n 's/.*, \([0-9.]*\) s, .*/\1/p' <<<"$line")
   rate=$(sed -n 's/.* s, \([0-9]*\) states\/s/\1/p' <<<"$line")
-  echo "| $1 $2 | stateright $4 | $3 | $states | $secs | $rate | n/a (full states + parent fingerprints) | $(peak_mib "$WORK/time") |"
+  echo "| $1 $2 | stateright $4 | $3 | $states | $secs | $(cpu_s "$WORK/time") | $rate | n/a (full states + parent fingerprints) | $(peak_mib "$WORK/time") |"
 }
 
 spin_run() { # label cflags
   local label=$1; shift
   (cd "$WORK" && cp "$ROOT/benches/spin/twophase.pml" . && spin -DN="$TWOPC" -a twophase.pml >/dev/null \
     && gcc -O2 -DSAFETY -DNOREDUCE "$@" -o pan pan.c)
-  (cd "$WORK" && /usr/bin/time -v ./pan -m1000 -w22 >"$WORK/out" 2>"$WORK/time") || true
+  (cd "$WORK" && ulimit -v "$PEER_VMEM_KIB" && /usr/bin/time -v ./pan -m1000 -w22 >"$WORK/out" 2>"$WORK/time") || true
   local states secs rate mem
   states=$(awk '/states, stored/ {print $1}' "$WORK/out")
   secs=$(sed -n 's/pan: elapsed time \([0-9.e+]*\) seconds/\1/p' "$WORK/out")
   rate=$(sed -n 's/pan: rate *\([0-9.]*\) states\/second/\1/p' "$WORK/out" | cut -d. -f1)
   mem=$(awk '/actual memory usage for states/ {print $1}' "$WORK/out")
   local bps; bps=$(awk -v m="$mem" -v s="$states" 'BEGIN { if (s > 0) printf "%.1f", m * 1048576 / s }')
-  echo "| 2pc $TWOPC | SPIN $label | 1 | $states | $secs | $rate | $bps (state store) | $(peak_mib "$WORK/time") |"
+  echo "| 2pc $TWOPC | SPIN $label | 1 | $states | $secs | $(cpu_s "$WORK/time") | $rate | $bps (state store) | $(peak_mib "$WORK/time") |"
 }
 
 for spec in "2pc $TWOPC" "philosophers $PHIL"; do
