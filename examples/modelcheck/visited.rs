@@ -149,7 +149,8 @@ impl<S: Hash + Eq + Clone> Visited<S> {
         match self {
             Visited::Fp64(set) => set.prefetch(key),
             Visited::Fp32(set) => set.prefetch(key),
-            Visited::Bitstate(_) | Visited::Exact(_) => {}
+            Visited::Bitstate(bits) => bits.prefetch(key),
+            Visited::Exact(_) => {}
         }
     }
 
