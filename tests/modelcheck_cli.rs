@@ -122,3 +122,17 @@ fn a_full_table_is_a_clear_error_with_the_size_needed() {
         assert!(needed > 1, "{report}");
     }
 }
+
+#[test]
+fn the_exact_mode_stops_at_its_memory_cap_with_a_message() {
+    let (status, report) = run(&["2pc", "8", "--exact", "--memory", "1", "--quiet"]);
+    assert_eq!(status, cli::EXIT_ERROR, "{report}");
+    assert!(
+        report.contains("result: error: the exact set is full"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Run again with a larger --memory"),
+        "{report}"
+    );
+}

@@ -44,7 +44,7 @@ pub fn usage() -> String {
          flags:\n\
          \x20 --threads T        worker threads (default: all cores)\n\
          \x20 --memory MiB       visited storage size (default 256); a full table stops the\n\
-         \x20                    search with the size it needs. Ignored by --mode exact.\n\
+         \x20                    search with the size it needs (exact mode: a cap)\n\
          \x20 --mode M           fp64: 64-bit fingerprints, 8 B/slot (default)\n\
          \x20                    fp32: 32-bit compacted signatures, 4 B/slot\n\
          \x20                    bitstate: SPIN supertrace, 3 bits/state, may miss states\n\

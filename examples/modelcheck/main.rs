@@ -11,7 +11,14 @@ mod trace;
 mod visited;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Result<Vec<String>, _> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect();
+    let Ok(args) = args else {
+        eprintln!("error: arguments must be UTF-8\n\n{}", cli::usage());
+        std::process::exit(cli::EXIT_USAGE);
+    };
     let mut stdout = std::io::stdout().lock();
     let status = cli::run(&args, &mut stdout);
     drop(stdout);

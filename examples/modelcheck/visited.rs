@@ -65,27 +65,50 @@ pub struct Omission {
 /// two threads from queueing on one lock).
 pub struct ExactSet<S> {
     shards: Vec<Mutex<HashSet<S, ahash::RandomState>>>,
+    /// States one shard may hold within `--memory` (so a huge model stops with a message
+    /// instead of exhausting the machine's memory).
+    per_shard: usize,
+    memory_bytes: usize,
 }
 
 const SHARDS: usize = 64;
 
 impl<S: Hash + Eq> ExactSet<S> {
-    fn new() -> Self {
+    fn new(memory_bytes: usize) -> Self {
         ExactSet {
             shards: (0..SHARDS)
                 .map(|_| Mutex::new(HashSet::with_hasher(ahash::RandomState::new())))
                 .collect(),
+            per_shard: memory_bytes / Self::bytes_per_state() / SHARDS,
+            memory_bytes,
         }
     }
 
-    fn insert(&self, state: &S, key: StateHash) -> bool
+    /// hashbrown's cost of a state: the state and a control byte per bucket, buckets at most
+    /// 7/8 full, and up to twice that while a shard grows.
+    fn bytes_per_state() -> usize {
+        (std::mem::size_of::<S>() + 1) * 8 / 7 * 2
+    }
+
+    fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull>
     where
         S: Clone,
     {
         let shard = &self.shards[(key.index >> 58) as usize % SHARDS];
         // A poisoned shard means another worker panicked; its set is still consistent.
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
-        set.insert(state.clone())
+        if set.len() >= self.per_shard && !set.contains(state) {
+            let states = self.per_shard * SHARDS;
+            return Err(TableFull(format!(
+                "the exact set is full: about {states} states fit in --memory {} MiB at about {} \
+                 bytes per state. Run again with a larger --memory (twice the states: {} MiB), \
+                 or with --mode fp64 (8 bytes per state)",
+                self.memory_bytes >> 20,
+                Self::bytes_per_state(),
+                (2 * states * Self::bytes_per_state()).div_ceil(1 << 20)
+            )));
+        }
+        Ok(set.insert(state.clone()))
     }
 
     fn memory_bytes(&self) -> usize {
@@ -122,8 +145,7 @@ fn full_message(full: Full) -> TableFull {
 }
 
 impl<S: Hash + Eq + Clone> Visited<S> {
-    /// Storage for `mode` in at most `memory_bytes` (fingerprint and bitstate modes; the exact
-    /// mode grows as needed).
+    /// Storage for `mode` in at most `memory_bytes` (the exact mode grows up to about that).
     pub fn new(mode: Mode, memory_bytes: usize) -> Result<Self, String> {
         let size = Size::Bytes(memory_bytes);
         let error = |e: searchcache::Error| format!("cannot build the visited storage: {e}");
@@ -133,7 +155,7 @@ impl<S: Hash + Eq + Clone> Visited<S> {
             Mode::Bitstate => {
                 Visited::Bitstate(Bitstate::new(size, BITSTATE_HASHES).map_err(error)?)
             }
-            Mode::Exact => Visited::Exact(ExactSet::new()),
+            Mode::Exact => Visited::Exact(ExactSet::new(memory_bytes)),
         })
     }
 
@@ -163,7 +185,7 @@ impl<S: Hash + Eq + Clone> Visited<S> {
             Visited::Fp64(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
             Visited::Fp32(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
             Visited::Bitstate(bits) => Ok(bits.insert(key).is_new()),
-            Visited::Exact(set) => Ok(set.insert(state, key)),
+            Visited::Exact(set) => set.insert(state, key),
         }
     }
 
