@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The model checker (examples/modelcheck) against stateright and SPIN, side by side in one run,
+# on 2PC with 8 resource managers (1,745,408 states) and philosophers-16 (1,331,714 states).
+# Prints a markdown table for BENCHMARKS.md. Needs: cargo, spin, gcc, /usr/bin/time.
+# Usage: benches/modelcheck_compare.sh [--quick]   (--quick: 2pc 5 and philosophers 10 only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+QUICK=${1:-}
+TWOPC=8 PHIL=16 MEM=32
+if [[ "$QUICK" == "--quick" ]]; then TWOPC=5 PHIL=10 MEM=8; fi
+
+cargo build --release --example modelcheck -q
+(cd benches && cargo build --release --bin stateright_models -q)
+MC=$ROOT/target/release/examples/modelcheck
+SR=$ROOT/benches/target/release/stateright_models
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo n/a)"
+echo "load before: $(uptime | sed 's/.*load average/load average/')"
+echo
+echo "| model | checker | threads | states | time (s) | CPU (s) | states/s | visited B/state (slot) | peak RSS (MiB) |"
+echo "|---|---|---:|---:|---:|---:|---:|---|---:|"
+
+peak_mib() { awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$1"; }
+# User + system seconds: with other jobs on the cores, wall time hides whether threads scale.
+cpu_s() { awk -F': ' '/User time|System time/ {t += $2} END {printf "%.2f", t}' "$1"; }
+# Peers run under a 4 GiB address-space cap: stateright's DFS on philosophers-16 grew past
+# 24 GB and was OOM-killed in the first run of this script.
+PEER_VMEM_KIB=$((4 * 1024 * 1024))
+
+# examples/modelcheck: one row per mode and thread count (and the work-stealing schedule).
+ours() { # model N label flags...
+  local model=$1 n=$2 label=$3; shift 3
+  /usr/bin/time -v "$MC" "$model" "$n" --quiet --memory "$MEM" "$@" >"$WORK/out" 2>"$WORK/time" || true
+  local states secs rate bps slot
+  states=$(sed -n 's/^states: //p' "$WORK/out")
+  secs=$(sed -n 's/^time: \([0-9.]*\) s/\1/p' "$WORK/out")
+  rate=$(sed -n 's/^states\/s: //p' "$WORK/out")
+  bps=$(sed -n 's/^visited storage: [0-9]* bytes, \([0-9.]*\) bytes\/state.*/\1/p' "$WORK/out")
+  slot=$(sed -n 's/.*(\([0-9.]*\) bytes\/slot).*/\1/p' "$WORK/out")
+  echo "| $model $n | modelcheck $label | $(grep -o '[0-9]* threads' "$WORK/out" | cut -d' ' -f1) | $states | $secs | $(cpu_s "$WORK/time") | $rate | $bps ($slot) | $(peak_mib "$WORK/time") |"
+}
+
+stateright() { # model N threads bfs|dfs
+  (ulimit -v "$PEER_VMEM_KIB"; /usr/bin/time -v "$SR" "$1" "$2" "$3" "$4" >"$WORK/out" 2>"$WORK/time") || true
+  if [[ ! -s "$WORK/out" ]]; then
+    echo "| $1 $2 | stateright $4 | $3 | did not finish: over the 4 GiB cap | | $(cpu_s "$WORK/time") | | | $(peak_mib "$WORK/time") |"
+    return
+  fi
+  local line states secs rate
+  line=$(cat "$WORK/out")
+  states=$(sed -n 's/.*: states \([0-9]*\) .*/\1/p' <<<"$line")
+  secs=$(sed -n 's/.*, \([0-9.]*\) s, .*/\1/p' <<<"$line")
+  rate=$(sed -n 's/.* s, \([0-9]*\) states\/s/\1/p' <<<"$line")
+  echo "| $1 $2 | stateright $4 | $3 | $states | $secs | $(cpu_s "$WORK/time") | $rate | n/a (full states + parent fingerprints) | $(peak_mib "$WORK/time") |"
+}
+
+spin_run() { # label cflags
+  local label=$1; shift
+  (cd "$WORK" && cp "$ROOT/benches/spin/twophase.pml" . && spin -DN="$TWOPC" -a twophase.pml >/dev/null \
+    && gcc -O2 -DSAFETY -DNOREDUCE "$@" -o pan pan.c)
+  (cd "$WORK" && ulimit -v "$PEER_VMEM_KIB" && /usr/bin/time -v ./pan -m1000 -w22 >"$WORK/out" 2>"$WORK/time") || true
+  local states secs rate mem
+  states=$(awk '/states, stored/ {print $1}' "$WORK/out")
+  secs=$(sed -n 's/pan: elapsed time \([0-9.e+]*\) seconds/\1/p' "$WORK/out")
+  rate=$(sed -n 's/pan: rate *\([0-9.]*\) states\/second/\1/p' "$WORK/out" | cut -d. -f1)
+  mem=$(awk '/actual memory usage for states/ {print $1}' "$WORK/out")
+  local bps; bps=$(awk -v m="$mem" -v s="$states" 'BEGIN { if (s > 0) printf "%.1f", m * 1048576 / s }')
+  echo "| 2pc $TWOPC | SPIN $label | 1 | $states | $secs | $(cpu_s "$WORK/time") | $rate | $bps (state store) | $(peak_mib "$WORK/time") |"
+}
+
+for spec in "2pc $TWOPC" "philosophers $PHIL"; do
+  set -- $spec
+  extra=(); [[ $1 == philosophers ]] && extra=(--no-deadlock)
+  for threads in 1 2; do
+    for mode in fp64 fp32 bitstate; do
+      ours "$1" "$2" "$mode" --mode "$mode" --threads "$threads" "${extra[@]}"
+    done
+    # The exact mode's --memory is a cap on its hash set (about 20 B a 2PC state while growing).
+    ours "$1" "$2" exact --mode exact --memory $((MEM * 4)) --threads "$threads" "${extra[@]}"
+    ours "$1" "$2" "fp64 steal" --mode fp64 --schedule steal --threads "$threads" "${extra[@]}"
+  done
+  # Tables sized to the model (load ~0.8): the visited storage's bytes per state at its tightest.
+  tight64=16 tight32=8
+  [[ $1 == philosophers ]] && tight64=12 tight32=6
+  [[ "$QUICK" == "--quick" ]] && tight64=1 tight32=1
+  ours "$1" "$2" "fp64 --memory $tight64" --mode fp64 --threads 2 --memory "$tight64" "${extra[@]}"
+  ours "$1" "$2" "fp32 --memory $tight32" --mode fp32 --threads 2 --memory "$tight32" "${extra[@]}"
+  for threads in 1 2; do
+    stateright "$1" "$2" "$threads" bfs
+  done
+  for threads in 1 2; do
+    stateright "$1" "$2" "$threads" dfs
+  done
+done
+spin_run "exhaustive" 
+spin_run "-DHC" -DHC
+echo
+echo "load after: $(uptime | sed 's/.*load average/load average/')"

@@ -1,0 +1,466 @@
+//! Parallel breadth-first search, level by level: the threads expand the current level's
+//! frontier (full states) and insert successors into one shared visited set (signatures), each
+//! appending the new states to its own part of the next level.
+//!
+//! Two ways to hand out the frontier, both level-synchronous (a barrier per level keeps the
+//! search breadth-first, so the first counterexample found is a shortest one):
+//! `chunks`: threads claim 256-state chunks from one atomic cursor; `steal`: rayon's
+//! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
+
+use crate::model::{Invariant, Model};
+use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
+use crate::visited::{TableFull, Visited};
+use rayon::prelude::*;
+use searchcache::StateHash;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// States per unit of work: large enough that claiming one (an atomic add) is noise, small
+/// enough that the last chunks of a level spread over the threads.
+const CHUNK: usize = 256;
+
+/// How the threads share a level's frontier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Chunks claimed from one atomic cursor.
+    Chunks,
+    /// rayon's work-stealing over the same chunks.
+    Steal,
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads, at least 1.
+    pub threads: usize,
+    /// Levels beyond this depth are not expanded.
+    pub max_depth: Option<usize>,
+    /// Report states without successors (when the model counts them as errors).
+    pub deadlock: bool,
+    /// Print a line per level to stderr once the run takes longer than a second.
+    pub progress: bool,
+    /// How the frontier is shared.
+    pub schedule: Schedule,
+}
+
+/// What a search counted.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Distinct states stored (as the visited set saw them: with fingerprints, an omitted
+    /// state is not counted).
+    pub states: u64,
+    /// Transitions of the expanded states: one per enabled action instance, self-loops
+    /// included, as models.md counts them (2PC-3: 1,145, although only 886 distinct
+    /// (state, successor) pairs exist: receiving a message twice is a second self-loop).
+    pub transitions: u64,
+    /// The deepest level reached (0 = only initial states).
+    pub depth: usize,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+    /// Bytes of the trace links.
+    pub trace_bytes: usize,
+    /// States dropped at the end of a level because two threads both got `New` for them
+    /// (bitstate only: its inserts do not promise a single winner).
+    pub duplicates: u64,
+    /// Bytes of the largest pair of frontiers (current and next level) held at once.
+    pub frontier_peak_bytes: usize,
+}
+
+/// How a search ended.
+pub enum Verdict<M: Model> {
+    /// Every reachable state was visited; no invariant failed, no deadlock.
+    Complete,
+    /// Stopped at `--max-depth` without finding an error.
+    DepthLimit,
+    /// An invariant failed or a deadlock was reached: a shortest, replayed trace.
+    Counterexample(Trace<M>),
+    /// The visited storage is full.
+    Full(TableFull),
+    /// The search could not go on for another reason (a level too wide for the trace log,
+    /// a trace that failed its replay).
+    Error(String),
+}
+
+/// Statistics and verdict.
+pub struct Outcome<M: Model> {
+    /// What was counted.
+    pub stats: Stats,
+    /// How it ended.
+    pub verdict: Verdict<M>,
+}
+
+/// Where the search found an error.
+struct Found<S> {
+    depth: usize,
+    failure: Failure,
+    state: S,
+    /// How to find it in the trace log.
+    link: Link,
+}
+
+/// Where a failing state sits.
+enum Link {
+    /// The failing state is state `.0` of its level.
+    Logged(usize),
+    /// The failing state is successor `.1` of state `.0` of the previous level.
+    Child(usize, u16),
+    /// The failing state is initial state `.0`.
+    Initial(usize),
+}
+
+/// One thread's share of a level.
+struct Local<M: Model> {
+    next: Vec<M::State>,
+    links: LevelLinks,
+    transitions: u64,
+    successors: Vec<(M::Action, M::State)>,
+    keys: Vec<StateHash>,
+    /// The keys of `next`, when the level's duplicates must be dropped (see `dedup_level`).
+    next_keys: Vec<StateHash>,
+}
+
+impl<M: Model> Local<M> {
+    fn new() -> Self {
+        Local {
+            next: Vec::new(),
+            links: LevelLinks::default(),
+            transitions: 0,
+            successors: Vec::new(),
+            keys: Vec::new(),
+            next_keys: Vec::new(),
+        }
+    }
+}
+
+/// What every worker shares during a search.
+struct Shared<'a, M: Model> {
+    model: &'a M,
+    visited: &'a Visited<M::State>,
+    invariants: Vec<Invariant<M::State>>,
+    deadlock_is_error: bool,
+    /// Whether one state may come back `New` to two threads (bitstate under races).
+    dedup: bool,
+    stop: AtomicBool,
+    found: Mutex<Option<Found<M::State>>>,
+    error: Mutex<Option<Verdict<M>>>,
+}
+
+impl<M: Model> Shared<'_, M> {
+    fn report(&self, found: Found<M::State>) {
+        let mut slot = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        let shallower = match slot.as_ref() {
+            Some(f) => found.depth < f.depth,
+            None => true,
+        };
+        if shallower {
+            *slot = Some(found);
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn fail(&self, verdict: Verdict<M>) {
+        let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert(verdict);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn violated(&self, state: &M::State) -> Option<&'static str> {
+        self.invariants
+            .iter()
+            .find(|inv| !(inv.holds)(state))
+            .map(|inv| inv.name)
+    }
+
+    /// Expands state `index` (at `depth`) into `local`.
+    fn expand(&self, depth: usize, index: usize, state: &M::State, local: &mut Local<M>) {
+        local.successors.clear();
+        self.model.successors(state, &mut local.successors);
+        let successors = &local.successors;
+        if successors.is_empty() && self.deadlock_is_error {
+            self.report(Found {
+                depth,
+                failure: Failure::Deadlock,
+                state: state.clone(),
+                link: Link::Logged(index),
+            });
+            return;
+        }
+        if successors.len() > u16::MAX as usize {
+            self.fail(Verdict::Error(format!(
+                "a state has {} successors; the trace log records at most {}",
+                successors.len(),
+                u16::MAX
+            )));
+            return;
+        }
+        local.transitions += successors.len() as u64;
+        // Hash every successor and prefetch its table line first, so the cache misses of the
+        // inserts overlap instead of queueing.
+        local.keys.clear();
+        for (_, next) in successors {
+            let key = self.visited.key(next);
+            self.visited.prefetch(key);
+            local.keys.push(key);
+        }
+        for (k, ((_, next), key)) in successors.iter().zip(&local.keys).enumerate() {
+            match self.visited.insert(next, *key) {
+                Ok(false) => {}
+                Ok(true) => {
+                    if let Some(name) = self.violated(next) {
+                        self.report(Found {
+                            depth: depth + 1,
+                            failure: Failure::Invariant(name),
+                            state: next.clone(),
+                            link: Link::Child(index, k as u16),
+                        });
+                    }
+                    if self.dedup {
+                        local.next_keys.push(*key);
+                    }
+                    local.next.push(next.clone());
+                    local.links.parent.push(index as u32);
+                    local.links.ordinal.push(k as u16);
+                }
+                Err(full) => {
+                    self.fail(Verdict::Full(full));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn expand_chunk(&self, depth: usize, first: usize, chunk: &[M::State], local: &mut Local<M>) {
+        for (j, state) in chunk.iter().enumerate() {
+            self.expand(depth, first + j, state, local);
+        }
+    }
+}
+
+/// Searches `model` breadth-first from its initial states, storing visited states in
+/// `visited`. Stops at the first (shallowest) invariant violation or deadlock, a full table,
+/// or `config.max_depth`.
+pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) -> Outcome<M> {
+    let started = Instant::now();
+    let shared = Shared {
+        model,
+        visited,
+        invariants: model.invariants(),
+        deadlock_is_error: config.deadlock && model.deadlock_is_error(),
+        dedup: visited.may_report_new_twice() && config.threads > 1,
+        stop: AtomicBool::new(false),
+        found: Mutex::new(None),
+        error: Mutex::new(None),
+    };
+    let threads = config.threads.max(1);
+    let pool = match config.schedule {
+        Schedule::Steal => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => Some(pool),
+            Err(e) => {
+                return Outcome {
+                    stats: Stats::default(),
+                    verdict: Verdict::Error(format!("could not start {threads} threads: {e}")),
+                }
+            }
+        },
+        Schedule::Chunks => None,
+    };
+    let mut stats = Stats::default();
+    let mut log = TraceLog::default();
+
+    // Level 0: the distinct initial states.
+    let mut frontier = Vec::new();
+    let mut links = LevelLinks::default();
+    for (i, state) in model.initial_states().into_iter().enumerate() {
+        match visited.insert(&state, visited.key(&state)) {
+            Ok(true) => {
+                if let Some(name) = shared.violated(&state) {
+                    shared.report(Found {
+                        depth: 0,
+                        failure: Failure::Invariant(name),
+                        state: state.clone(),
+                        link: Link::Initial(i),
+                    });
+                }
+                frontier.push(state);
+                links.parent.push(i as u32);
+                links.ordinal.push(0);
+            }
+            Ok(false) => {}
+            Err(full) => shared.fail(Verdict::Full(full)),
+        }
+    }
+    stats.states = frontier.len() as u64;
+    log.push_level(links);
+    let mut depth = 0;
+
+    while !frontier.is_empty() && !shared.stop.load(Ordering::Relaxed) {
+        if config.max_depth.is_some_and(|max| depth >= max) {
+            break;
+        }
+        let locals: Vec<Local<M>> = match &pool {
+            None if threads == 1 => {
+                let mut local = Local::new();
+                for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
+                    if shared.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                }
+                vec![local]
+            }
+            None => {
+                let cursor = AtomicUsize::new(0);
+                std::thread::scope(|scope| {
+                    let workers: Vec<_> = (0..threads)
+                        .map(|_| {
+                            scope.spawn(|| {
+                                let mut local = Local::new();
+                                loop {
+                                    let first = cursor.fetch_add(CHUNK, Ordering::Relaxed);
+                                    if first >= frontier.len()
+                                        || shared.stop.load(Ordering::Relaxed)
+                                    {
+                                        break local;
+                                    }
+                                    let end = (first + CHUNK).min(frontier.len());
+                                    shared.expand_chunk(
+                                        depth,
+                                        first,
+                                        &frontier[first..end],
+                                        &mut local,
+                                    );
+                                }
+                            })
+                        })
+                        .collect();
+                    workers.into_iter().filter_map(|w| w.join().ok()).collect()
+                })
+            }
+            Some(pool) => pool.install(|| {
+                frontier
+                    .par_chunks(CHUNK)
+                    .enumerate()
+                    .fold(Local::new, |mut local, (c, chunk)| {
+                        if !shared.stop.load(Ordering::Relaxed) {
+                            shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                        }
+                        local
+                    })
+                    .collect()
+            }),
+        };
+
+        // The next level: the threads' parts, concatenated, links in the same order.
+        let width: usize = locals.iter().map(|l| l.next.len()).sum();
+        if width > u32::MAX as usize {
+            shared.fail(Verdict::Error(format!(
+                "level {} holds {width} states; the trace log indexes at most {}",
+                depth + 1,
+                u32::MAX
+            )));
+            break;
+        }
+        let mut next_keys = Vec::new();
+        let mut next = Vec::with_capacity(width);
+        let mut links = LevelLinks {
+            parent: Vec::with_capacity(width),
+            ordinal: Vec::with_capacity(width),
+        };
+        for local in locals {
+            stats.transitions += local.transitions;
+            next.extend(local.next);
+            next_keys.extend(local.next_keys);
+            links.parent.extend(local.links.parent);
+            links.ordinal.extend(local.links.ordinal);
+        }
+        if shared.dedup {
+            stats.duplicates += dedup_level(&mut next, &mut links, &next_keys);
+        }
+        let width = next.len();
+        let frontier_bytes =
+            (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
+        stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
+        stats.states += width as u64;
+        if width > 0 {
+            depth += 1;
+            log.push_level(links);
+        }
+        frontier = next;
+        if config.progress && width > 0 && started.elapsed() > Duration::from_secs(1) {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "depth {depth:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
+                stats.states,
+                stats.states as f64 / secs
+            );
+        }
+    }
+    stats.depth = depth;
+    stats.elapsed = started.elapsed();
+    stats.trace_bytes = log.memory_bytes();
+
+    if let Some(error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Outcome {
+            stats,
+            verdict: error,
+        };
+    }
+    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(found) => counterexample(model, &log, found),
+        None if frontier.is_empty() => Verdict::Complete,
+        None => Verdict::DepthLimit,
+    };
+    Outcome { stats, verdict }
+}
+
+/// Drops repeated states from a level (same 128-bit key: the same state, or a 2^-128 event),
+/// keeping each one's first occurrence, with its link. Returns how many were dropped.
+///
+/// Bitstate sets k bits per state with separate `fetch_or`s, so two threads inserting one state
+/// can both see a bit of theirs clear and both get `New`. Sorting the level's keys (16 bytes per
+/// new state, for this level only) removes those duplicates before they are expanded, so counts
+/// stay exact; the visited storage itself still holds only bits.
+fn dedup_level<S>(next: &mut Vec<S>, links: &mut LevelLinks, keys: &[StateHash]) -> u64 {
+    let key = |i: u32| (keys[i as usize].index, keys[i as usize].signature, i);
+    let mut order: Vec<u32> = (0..next.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| key(i));
+    let mut keep = vec![true; next.len()];
+    for pair in order.windows(2) {
+        let (a, b) = (key(pair[0]), key(pair[1]));
+        if (a.0, a.1) == (b.0, b.1) {
+            keep[b.2 as usize] = false;
+        }
+    }
+    let dropped = keep.iter().filter(|&&k| !k).count();
+    if dropped > 0 {
+        let mut i = 0;
+        next.retain(|_| (keep[i], i += 1).0);
+        let mut i = 0;
+        links.parent.retain(|_| (keep[i], i += 1).0);
+        let mut i = 0;
+        links.ordinal.retain(|_| (keep[i], i += 1).0);
+    }
+    dropped as u64
+}
+
+/// Rebuilds and replays the trace to `found`.
+fn counterexample<M: Model>(model: &M, log: &TraceLog, found: Found<M::State>) -> Verdict<M> {
+    let path = match found.link {
+        Link::Initial(i) => Some((i, Vec::new())),
+        Link::Logged(index) => log.path_to(found.depth, index),
+        Link::Child(parent, k) => log
+            .path_to(found.depth - 1, parent)
+            .map(|(i, mut ordinals)| {
+                ordinals.push(k);
+                (i, ordinals)
+            }),
+    };
+    let Some((initial, ordinals)) = path else {
+        return Verdict::Error("the trace log has no path to the failing state".into());
+    };
+    match replay(model, initial, &ordinals, found.failure, &found.state) {
+        Ok(trace) => Verdict::Counterexample(trace),
+        Err(e) => Verdict::Error(e),
+    }
+}

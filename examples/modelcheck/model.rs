@@ -1,0 +1,56 @@
+//! What a model is: initial states, labelled successors, named invariants, and whether a state
+//! without successors is an error (a deadlock).
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// A named safety property: `holds(state)` must be true in every reachable state.
+pub struct Invariant<S> {
+    /// Printed when the invariant is violated.
+    pub name: &'static str,
+    /// True when the state satisfies the property. A closure, so it may capture the model's
+    /// size.
+    pub holds: Box<dyn Fn(&S) -> bool + Send + Sync>,
+}
+
+impl<S> Invariant<S> {
+    /// A named invariant.
+    pub fn new(name: &'static str, holds: impl Fn(&S) -> bool + Send + Sync + 'static) -> Self {
+        Invariant {
+            name,
+            holds: Box::new(holds),
+        }
+    }
+}
+
+/// A finite transition system, written in plain Rust.
+///
+/// `successors` must be a pure function of the state: the trace reconstruction re-expands
+/// states and identifies a step by its position in this list (see `trace.rs`), and the replay
+/// check rejects a trace when the list changed.
+pub trait Model: Send + Sync + 'static {
+    /// A full state. It lives in the BFS frontier only; the visited set keeps a signature.
+    type State: Clone + Hash + Eq + Send + Sync + Debug + 'static;
+    /// A step's label, printed in traces.
+    type Action: Copy + Display + Send;
+
+    /// Short name and size, e.g. `2pc(rm=3)`.
+    fn name(&self) -> String;
+    /// The initial states (duplicates are allowed; the checker removes them).
+    fn initial_states(&self) -> Vec<Self::State>;
+    /// Appends every enabled step from `state` to `out`, including steps back to `state`
+    /// itself (self-loops). `out` is empty on entry.
+    fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Action, Self::State)>);
+    /// The properties checked on every distinct reachable state.
+    fn invariants(&self) -> Vec<Invariant<Self::State>> {
+        Vec::new()
+    }
+    /// Whether a reachable state without successors is reported (and stops the search).
+    fn deadlock_is_error(&self) -> bool {
+        true
+    }
+    /// The state as a human reads it, for traces.
+    fn show(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
+}

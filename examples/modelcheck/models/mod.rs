@@ -1,0 +1,87 @@
+//! The built-in models, and how the command line names them.
+
+pub mod buggy_lock;
+pub mod peterson;
+pub mod philosophers;
+pub mod puzzle;
+pub mod ticket;
+pub mod two_phase;
+
+use crate::model::{Invariant, Model};
+
+/// The most processes of the lock models: their states are fixed-size arrays, so a state costs
+/// no allocation (and the state spaces explode long before 8 processes anyway).
+pub const MAX_PROCESSES: usize = 8;
+
+/// "At most one process is in its critical section", for models whose program counters
+/// `pcs(state)` mark that section with `critical` (processes that do not exist stay idle).
+pub fn mutual_exclusion<S: 'static>(
+    pcs: fn(&S) -> [u8; MAX_PROCESSES],
+    critical: u8,
+) -> Invariant<S> {
+    Invariant::new("MutualExclusion", move |s: &S| {
+        pcs(s).iter().filter(|&&pc| pc == critical).count() <= 1
+    })
+}
+
+/// A model's command-line name, default size, and what it is: the `--help` text.
+pub const CATALOGUE: &[(&str, usize, &str)] = &[
+    (
+        "2pc",
+        3,
+        "two-phase commit, N resource managers (1..=15), exactly the TLA+ TwoPhase spec;\n\
+         invariant TPConsistent. N=3: 288 states, 1,145 transitions; N=8: 1,745,408 states.",
+    ),
+    (
+        "philosophers",
+        5,
+        "dining philosophers, N in a ring (2..=32); take left, take right, release.\n\
+         Deadlocks when all hold their left fork: found with a shortest trace of N steps.",
+    ),
+    (
+        "puzzle",
+        3,
+        "sliding-tile puzzle on an N x N board (2..=4) from the goal; N=3 is the 8-puzzle:\n\
+         181,440 states, 483,840 transitions, depth 31. No invariant, no deadlock.",
+    ),
+    (
+        "peterson",
+        2,
+        "Peterson's mutual exclusion for N processes (2..=8), the filter lock; invariant\n\
+         MutualExclusion holds, no deadlock.",
+    ),
+    (
+        "ticket",
+        3,
+        "ticket lock (bakery-style take-a-number) for N processes (2..=8), counters mod N+1;\n\
+         invariant MutualExclusion holds, no deadlock.",
+    ),
+    (
+        "buggy",
+        2,
+        "a broken test-then-set lock for N processes (2..=8): two processes both see the\n\
+         flag clear and both enter. MutualExclusion is violated after 4 steps.",
+    ),
+];
+
+/// Something to do with a model whose type is only known once the command line is parsed.
+pub trait WithModel {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the chosen model.
+    fn visit<M: Model>(self, model: M) -> Self::Output;
+}
+
+/// Builds the model `name` of size `n` and hands it to `f`; an unknown name or a size out of
+/// range is an error message.
+pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output, String> {
+    Ok(match name {
+        "2pc" => f.visit(two_phase::TwoPhase::new(n)?),
+        "philosophers" => f.visit(philosophers::Philosophers::new(n)?),
+        "puzzle" => f.visit(puzzle::Puzzle::new(n)?),
+        "peterson" => f.visit(peterson::Peterson::new(n)?),
+        "ticket" => f.visit(ticket::Ticket::new(n)?),
+        "buggy" => f.visit(buggy_lock::BuggyLock::new(n)?),
+        _ => return Err(format!("unknown model `{name}`")),
+    })
+}

@@ -1,0 +1,129 @@
+//! Dining philosophers: N in a ring, each takes its left fork, then its right, eats, and puts
+//! both down. When all hold their left fork nobody can move: the classic deadlock.
+
+use crate::model::{Invariant, Model};
+use std::fmt;
+
+/// The most philosophers: 2 bits each in one `u64`.
+pub const MAX_PHILOSOPHERS: usize = 32;
+
+const THINKING: u64 = 0;
+const HAS_LEFT: u64 = 1;
+const EATING: u64 = 2;
+
+/// N dining philosophers, N in 2..=32.
+pub struct Philosophers {
+    n: usize,
+}
+
+/// Philosopher i's phase in bits 2i..2i+2: 0 thinking, 1 holds fork i, 2 eating (forks i, i+1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PhilosophersState(u64);
+
+/// A philosopher's step.
+#[derive(Clone, Copy, Debug)]
+pub enum PhilosopherAction {
+    /// Philosopher i takes fork i.
+    TakeLeft(u8),
+    /// Philosopher i takes fork i+1 and eats.
+    TakeRight(u8),
+    /// Philosopher i puts both forks down.
+    Release(u8),
+}
+
+impl fmt::Display for PhilosopherAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhilosopherAction::TakeLeft(i) => write!(f, "take-left(p{i})"),
+            PhilosopherAction::TakeRight(i) => write!(f, "take-right(p{i})"),
+            PhilosopherAction::Release(i) => write!(f, "release(p{i})"),
+        }
+    }
+}
+
+impl Philosophers {
+    /// `n` philosophers, 2..=32.
+    pub fn new(n: usize) -> Result<Self, String> {
+        if (2..=MAX_PHILOSOPHERS).contains(&n) {
+            Ok(Philosophers { n })
+        } else {
+            Err(format!(
+                "philosophers needs 2 to {MAX_PHILOSOPHERS} philosophers, got {n}"
+            ))
+        }
+    }
+
+    fn phase(&self, s: PhilosophersState, i: usize) -> u64 {
+        (s.0 >> (2 * i)) & 3
+    }
+    fn with_phase(&self, s: PhilosophersState, i: usize, v: u64) -> PhilosophersState {
+        PhilosophersState((s.0 & !(3 << (2 * i))) | (v << (2 * i)))
+    }
+}
+
+impl Model for Philosophers {
+    type State = PhilosophersState;
+    type Action = PhilosopherAction;
+
+    fn name(&self) -> String {
+        format!("philosophers(n={})", self.n)
+    }
+
+    fn initial_states(&self) -> Vec<PhilosophersState> {
+        vec![PhilosophersState(0)]
+    }
+
+    fn successors(
+        &self,
+        s: &PhilosophersState,
+        out: &mut Vec<(PhilosopherAction, PhilosophersState)>,
+    ) {
+        let s = *s;
+        let n = self.n;
+        for i in 0..n {
+            let a = i as u8;
+            match self.phase(s, i) {
+                // Fork i is free unless the left neighbour eats (it holds forks i-1 and i).
+                THINKING if self.phase(s, (i + n - 1) % n) != EATING => {
+                    out.push((
+                        PhilosopherAction::TakeLeft(a),
+                        self.with_phase(s, i, HAS_LEFT),
+                    ));
+                }
+                // Fork i+1 is free only while the right neighbour thinks.
+                HAS_LEFT if self.phase(s, (i + 1) % n) == THINKING => {
+                    out.push((
+                        PhilosopherAction::TakeRight(a),
+                        self.with_phase(s, i, EATING),
+                    ));
+                }
+                EATING => {
+                    out.push((
+                        PhilosopherAction::Release(a),
+                        self.with_phase(s, i, THINKING),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn invariants(&self) -> Vec<Invariant<PhilosophersState>> {
+        let n = self.n;
+        vec![Invariant::new(
+            "NeighboursNeverBothEat",
+            move |s: &PhilosophersState| {
+                (0..n).all(|i| {
+                    !((s.0 >> (2 * i)) & 3 == EATING && (s.0 >> (2 * ((i + 1) % n))) & 3 == EATING)
+                })
+            },
+        )]
+    }
+
+    fn show(&self, s: &PhilosophersState) -> String {
+        (0..self.n)
+            .map(|i| ["T", "L", "E", "?"][self.phase(*s, i) as usize])
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}

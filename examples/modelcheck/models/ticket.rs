@@ -1,0 +1,106 @@
+//! A ticket lock (the bakery algorithm's take-a-number idea with one shared dispenser): a
+//! process takes the next ticket, waits until it is served, enters, and on exit serves the next
+//! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
+//! because at most N tickets are ever outstanding.
+
+use super::{mutual_exclusion, MAX_PROCESSES};
+use crate::model::{Invariant, Model};
+use std::fmt;
+
+const IDLE: u8 = 0;
+const WAITING: u8 = 1;
+const CRITICAL: u8 = 2;
+
+/// The ticket lock for `n` processes, 2..=8.
+pub struct Ticket {
+    n: usize,
+}
+
+/// Program counters, each process's ticket, the dispenser and the ticket being served.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct TicketState {
+    pc: [u8; MAX_PROCESSES],
+    my: [u8; MAX_PROCESSES],
+    next: u8,
+    serving: u8,
+}
+
+/// One atomic step of process `.0`.
+#[derive(Clone, Copy, Debug)]
+pub struct TicketAction(u8, &'static str);
+
+impl fmt::Display for TicketAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "p{}: {}", self.0, self.1)
+    }
+}
+
+impl Ticket {
+    /// The ticket lock for `n` processes, 2..=8.
+    pub fn new(n: usize) -> Result<Self, String> {
+        if (2..=MAX_PROCESSES).contains(&n) {
+            Ok(Ticket { n })
+        } else {
+            Err(format!(
+                "ticket needs 2 to {MAX_PROCESSES} processes, got {n}"
+            ))
+        }
+    }
+}
+
+impl Model for Ticket {
+    type State = TicketState;
+    type Action = TicketAction;
+
+    fn name(&self) -> String {
+        format!("ticket(n={})", self.n)
+    }
+
+    fn initial_states(&self) -> Vec<TicketState> {
+        vec![TicketState {
+            pc: [IDLE; MAX_PROCESSES],
+            my: [0; MAX_PROCESSES],
+            next: 0,
+            serving: 0,
+        }]
+    }
+
+    fn successors(&self, s: &TicketState, out: &mut Vec<(TicketAction, TicketState)>) {
+        let modulus = self.n as u8 + 1;
+        for i in 0..self.n {
+            let mut t = *s;
+            let label = match s.pc[i] {
+                IDLE => {
+                    t.my[i] = s.next;
+                    t.next = (s.next + 1) % modulus;
+                    t.pc[i] = WAITING;
+                    "take ticket"
+                }
+                WAITING if s.serving == s.my[i] => {
+                    t.pc[i] = CRITICAL;
+                    "enter"
+                }
+                WAITING => continue,
+                _ => {
+                    t.serving = (s.serving + 1) % modulus;
+                    t.my[i] = 0;
+                    t.pc[i] = IDLE;
+                    "exit"
+                }
+            };
+            out.push((TicketAction(i as u8, label), t));
+        }
+    }
+
+    fn invariants(&self) -> Vec<Invariant<TicketState>> {
+        vec![mutual_exclusion(|s: &TicketState| s.pc, CRITICAL)]
+    }
+
+    fn show(&self, s: &TicketState) -> String {
+        let pcs = ["idle", "waiting", "CRITICAL"];
+        let procs: Vec<String> = (0..self.n)
+            .map(|i| format!("p{i}:{}#{}", pcs[s.pc[i] as usize], s.my[i]))
+            .collect();
+        format!("{} next={} serving={}", procs.join(" "), s.next, s.serving)
+    }
+}
