@@ -16,18 +16,21 @@ run() {
   t1=$(date +%s.%N)
   printf '%-70s %s | wall %.1f s\n' "$*" "$(echo "$out" | tr '\n' ' ' | tr -s ' ')" "$(echo "$t1 - $t0" | bc)"
 }
-echo "== MD+LC, Korf $SUB"
-run --heuristic lc --korf "$SUB" --no-table --threads 1
-for mib in 1 4 16 64 256; do run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib $mib; done
-run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib 64 --table-slack 0
-run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib 64 --table-slack 2
-run --heuristic lc --korf "$SUB" --no-table --threads 2
-run --heuristic lc --korf "$SUB" --threads 2 --fresh-table --hash-mib 64
 echo "== PDB 6-6-3 (mirrored), Korf 1-100"
 run "${PDB[@]}" --no-table --threads 1
 run "${PDB[@]}" --no-table --threads 2
 run "${PDB[@]}" --threads 1 --hash-mib 64 --fresh-table
 run "${PDB[@]}" --threads 2 --hash-mib 64 --fresh-table
-run "${PDB[@]}" --threads 2 --hash-mib 256
+run "${PDB[@]}" --threads 2 --hash-mib 64 --fresh-table --table-slack 2
 run "${PDB[@]}" --threads 2
+echo "== MD+LC, Korf $SUB: table sizes"
+run --heuristic lc --korf "$SUB" --no-table --threads 1
+for mib in 1 4 16 64 256; do run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib $mib; done
+run --heuristic lc --korf "$SUB" --threads 1 --fresh-table --hash-mib 64 --table-slack 2
+run --heuristic lc --korf "$SUB" --no-table --threads 2
+run --heuristic lc --korf "$SUB" --threads 2 --fresh-table --hash-mib 64
+echo "== MD+LC, Korf 1-100"
+run --heuristic lc --no-table --threads 1
+run --heuristic lc --threads 1 --fresh-table --hash-mib 64
+run --heuristic lc --threads 2 --fresh-table --hash-mib 64
 date -u; uptime

@@ -36,10 +36,10 @@ const INFINITE: u8 = u8::MAX;
 /// grows with its slack, not with its depth, and below this it costs less to search than a
 /// probe's cache miss. Measured on Korf's 1-10 with MD+LC (see BENCHMARKS.md).
 /// Slack is always even here (every heuristic has the parity of the true distance), so the
-/// choices are 0, 2, 4, … On Korf's 1-10 with MD+LC and 64 MiB, 0 searches 0.28× the nodes of
-/// plain IDA* in 0.67× its time, 2 searches 0.43× in 0.52× (BENCHMARKS.md): 0 is the default,
-/// the table at full strength; `--table-slack 2` is the faster choice.
-pub const DEFAULT_TABLE_SLACK: u32 = 0;
+/// choices are 0, 2, 4, … On Korf's 1-25 with MD+LC and 64 MiB, 0 searches 0.33× the nodes of
+/// plain IDA* in 0.63× its time, 2 searches 0.48× in 0.35× (BENCHMARKS.md): 2 is the default,
+/// `--table-slack 0` the table at full strength (fewest nodes).
+pub const DEFAULT_TABLE_SLACK: u32 = 2;
 
 /// Per first move of the blank (up, left, right, down): a lower bound on the cost of the simple
 /// paths from the board to the goal that start with that move; 0 when unknown, 255 when the move

@@ -118,8 +118,8 @@ Options:
   --threads N        threads per instance (default: all cores); 1 = exact sequential IDA*
   --hash-mib N       transposition table size in MiB (default 256)
   --no-table         plain IDA*; with --threads 1 counts nodes as Korf 1985 (korf100.tsv)
-  --table-slack N    only nodes with bound - g - h >= N probe and store (default 0;
-                     2 is faster, with more nodes)
+  --table-slack N    only nodes with bound - g - h >= N probe and store (default 2;
+                     0 probes everywhere: fewest nodes, slower)
   --fresh-table      empty the table before each instance (default: bounds are kept, they stay valid)
   --pdb-dir DIR      pattern-database cache (default $XDG_CACHE_HOME/searchcache or ~/.cache/searchcache)
   --no-pdb-cache     build the pattern databases in memory only
