@@ -73,7 +73,11 @@ fn run(config: Config) -> ExitCode {
     }
     let table = if config.table {
         match BoundTable::new(Size::Mib(config.hash_mib)) {
-            Ok(t) => Some(t),
+            Ok(t) => {
+                // Commit the pages now, so the first instance's time does not include them.
+                t.prefault();
+                Some(t)
+            }
             Err(e) => return usage_error(&format!("--hash-mib {}: {e}", config.hash_mib)),
         }
     } else {
