@@ -58,6 +58,12 @@ impl Slot {
     pub(crate) fn holds(self, key: u64) -> bool {
         self.is_occupied() && self.check ^ self.data == key
     }
+
+    /// [`Slot::holds`] computed with `&` instead of `&&`, so no branch depends on the words.
+    #[inline]
+    pub(crate) fn holds_branchless(self, key: u64) -> bool {
+        self.is_occupied() & (self.check ^ self.data == key)
+    }
 }
 
 impl Bucket {
