@@ -170,7 +170,7 @@ impl<V: Pack64> SearchCache<V> {
         let mut data = 0;
         for i in entries.rev() {
             let slot = bucket.read(i);
-            if slot.holds_branchless(mixed) {
+            if slot.holds(mixed) {
                 data = slot.data;
             }
         }
@@ -189,6 +189,24 @@ impl<V: Pack64> SearchCache<V> {
         let mixed = mix64(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
+        // First the entry holding the key, found without branching on table memory as in
+        // `probe` (a per-slot early exit mispredicted about once a store, issue 8); the only
+        // data-dependent branch left is whether the key is there at all.
+        let (mut held, mut held_data) = (usize::MAX, 0);
+        for i in entries.clone().rev() {
+            let slot = bucket.read(i);
+            if slot.holds(mixed) {
+                (held, held_data) = (i, slot.data);
+            }
+        }
+        if held != usize::MAX {
+            let old: V = decode(held_data);
+            if let Some(merged) = value.merge(old, age(now, generation_of(held_data))) {
+                bucket.write(held, mixed, encode(merged, now));
+            }
+            self.counters.store(false);
+            return;
+        }
         let mut victim = entries.start;
         let mut victim_worth = i32::MAX;
         let mut victim_occupied = true;
@@ -202,13 +220,6 @@ impl<V: Pack64> SearchCache<V> {
             }
             let old: V = decode(slot.data);
             let old_age = age(now, generation_of(slot.data));
-            if slot.holds(mixed) {
-                if let Some(merged) = value.merge(old, old_age) {
-                    bucket.write(i, mixed, encode(merged, now));
-                }
-                self.counters.store(false);
-                return;
-            }
             let worth = old
                 .depth()
                 .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age.into()));

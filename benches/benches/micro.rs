@@ -24,7 +24,9 @@ fn half_full(bytes: usize) -> (SearchCache<u32>, u64) {
 fn micro(c: &mut Criterion) {
     for (name, bytes) in [("L1 16 KiB", 16 << 10), ("DRAM 256 MiB", 256 << 20)] {
         let (table, stored) = half_full(bytes);
-        let hits = (0..1000).filter(|&i| table.probe(key_of(i * stored / 1000)).is_some()).count();
+        let hits = (0..1000)
+            .filter(|&i| table.probe(key_of(i * stored / 1000)).is_some())
+            .count();
         assert!(hits > 950, "{name}: only {hits} of 1000 stored keys found");
         let mut group = c.benchmark_group(name);
         group.warm_up_time(Duration::from_millis(500));
@@ -49,7 +51,10 @@ fn micro(c: &mut Criterion) {
                 || std::array::from_fn::<u64, 16, _>(|_| key_of(below(rng.next_u64(), stored))),
                 |keys| {
                     keys.iter().for_each(|&k| table.prefetch(k));
-                    keys.map(|k| table.probe(k).is_some()).into_iter().filter(|&h| h).count()
+                    keys.map(|k| table.probe(k).is_some())
+                        .into_iter()
+                        .filter(|&h| h)
+                        .count()
                 },
                 BatchSize::SmallInput,
             )

@@ -10,8 +10,8 @@
 //! The buffer is an anonymous mapping, 2 MiB aligned, asked for huge pages or refused them, and
 //! written once before timing so every page is backed.
 
-use crate::rng::{below, WyRand};
 use crate::contender::Contender;
+use crate::rng::{below, WyRand};
 use crate::run::{timed, Counts, Outcome};
 use memmap2::{Advice, MmapMut};
 use std::sync::atomic::Ordering::Relaxed;
@@ -42,12 +42,21 @@ impl Buffer {
         let lines = (bytes / 64).max(1);
         let map = MmapMut::map_anon(lines * 64 + HUGE_PAGE)?;
         #[cfg(target_os = "linux")]
-        map.advise(if huge_pages { Advice::HugePage } else { Advice::NoHugePage })?;
+        map.advise(if huge_pages {
+            Advice::HugePage
+        } else {
+            Advice::NoHugePage
+        })?;
         #[cfg(not(target_os = "linux"))]
         let _ = (huge_pages, Advice::Normal);
         let start = map.as_ptr() as usize;
         let offset = start.next_multiple_of(HUGE_PAGE) - start;
-        let mut buffer = Buffer { map, offset, lines, chain_start: 0 };
+        let mut buffer = Buffer {
+            map,
+            offset,
+            lines,
+            chain_start: 0,
+        };
         buffer.words_mut().fill(1);
         buffer.chain_start = buffer.thread_chain();
         Ok(buffer)
@@ -73,8 +82,9 @@ impl Buffer {
         let stops = self.lines.min(CHASE_STOPS);
         let stretch = self.lines / stops;
         let mut rng = WyRand::new(0xc4a5e);
-        let lines: Vec<usize> =
-            (0..stops).map(|j| j * stretch + below(rng.next_u64(), stretch as u64) as usize).collect();
+        let lines: Vec<usize> = (0..stops)
+            .map(|j| j * stretch + below(rng.next_u64(), stretch as u64) as usize)
+            .collect();
         let mut order: Vec<usize> = (0..stops).collect();
         for i in (1..stops).rev() {
             order.swap(i, below(rng.next_u64(), i as u64) as usize);
@@ -105,7 +115,10 @@ impl Buffer {
                 ops += CHUNK as u64;
             }
             std::hint::black_box(sum);
-            Counts { ops, ..Counts::default() }
+            Counts {
+                ops,
+                ..Counts::default()
+            }
         })
     }
 
@@ -123,7 +136,10 @@ impl Buffer {
                 ops += CHUNK as u64;
             }
             std::hint::black_box(at);
-            Counts { ops, ..Counts::default() }
+            Counts {
+                ops,
+                ..Counts::default()
+            }
         })
     }
 }
@@ -186,8 +202,11 @@ mod tests {
     fn reads_count() {
         let b = Buffer::new(1 << 20, true).unwrap();
         let out = b.raw_reads(2, Duration::from_millis(10));
-        assert!(out.ops > 0 && out.ops % CHUNK as u64 == 0);
-        assert!(b.read(12345), "every word of the buffer is non-zero but the chain's");
+        assert!(out.ops > 0 && out.ops.is_multiple_of(CHUNK as u64));
+        assert!(
+            b.read(12345),
+            "every word of the buffer is non-zero but the chain's"
+        );
         assert!(b.chase(Duration::from_millis(10)).ops > 0);
     }
 }

@@ -68,7 +68,11 @@ impl Contender for SearchCache<u32> {
 
 /// A `SearchCache<u32>` of `bytes`, with or without transparent huge pages.
 pub fn searchcache(bytes: usize, huge_pages: bool) -> Result<SearchCache<u32>, searchcache::Error> {
-    let pages = if huge_pages { HugePages::Advise } else { HugePages::Never };
+    let pages = if huge_pages {
+        HugePages::Advise
+    } else {
+        HugePages::Never
+    };
     SearchCache::with_options(Size::Bytes(bytes), Options::default().huge_pages(pages))
 }
 
@@ -77,13 +81,22 @@ pub struct MutexMap(Mutex<HashMap<u64, u32, Hasher>>);
 
 impl Contender for MutexMap {
     fn read(&self, key: u64) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&key)
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&key)
     }
     fn insert(&self, key: u64, value: u32) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(key, value);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, value);
     }
     fn remove(&self, key: u64) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&key);
     }
 }
 
@@ -214,7 +227,10 @@ impl Peer {
 
     /// The peer called `name` (as in [`Peer::name`]).
     pub fn named(name: &str) -> Option<Peer> {
-        PEERS.iter().copied().find(|p| p.name().eq_ignore_ascii_case(name))
+        PEERS
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
     }
 
     /// This peer built for a table of `bytes` holding `universe` keys; with `presize` false,
@@ -226,14 +242,18 @@ impl Peer {
                 MutexMap(Mutex::new(HashMap::with_capacity_and_hasher(cap, hasher()))),
                 |m| m.0.lock().map(|g| g.len()).unwrap_or(0),
             ),
-            Peer::DashMap => {
-                Measured::boxed(dashmap::DashMap::with_capacity_and_hasher(cap, hasher()), |m| m.len())
-            }
-            Peer::Papaya => {
-                Measured::boxed(papaya::HashMap::with_capacity_and_hasher(cap, hasher()), |m| m.len())
-            }
+            Peer::DashMap => Measured::boxed(
+                dashmap::DashMap::with_capacity_and_hasher(cap, hasher()),
+                |m| m.len(),
+            ),
+            Peer::Papaya => Measured::boxed(
+                papaya::HashMap::with_capacity_and_hasher(cap, hasher()),
+                |m| m.len(),
+            ),
             Peer::SccHashMap => {
-                Measured::boxed(scc::HashMap::with_capacity_and_hasher(cap, hasher()), |m| m.len())
+                Measured::boxed(scc::HashMap::with_capacity_and_hasher(cap, hasher()), |m| {
+                    m.len()
+                })
             }
             Peer::SccHashCache => Measured::boxed(
                 scc::HashCache::with_capacity_and_hasher(cap, universe.max(64), hasher()),

@@ -17,7 +17,9 @@ pub fn ns_per_op(
         let points: Vec<(f64, f64)> = results
             .rows
             .iter()
-            .filter(|r| r.subject == subject && r.workload == workload && r.outcome.threads == threads)
+            .filter(|r| {
+                r.subject == subject && r.workload == workload && r.outcome.threads == threads
+            })
             .map(|r| (r.bytes as f64 / (1 << 20) as f64, r.outcome.ns_per_op()))
             .collect();
         if !points.is_empty() {
@@ -25,10 +27,18 @@ pub fn ns_per_op(
         }
     };
     for subject in results.subjects(Family::Bare) {
-        let w = if subject.starts_with("chase") { "chase" } else { "read" };
+        let w = if subject.starts_with("chase") {
+            "chase"
+        } else {
+            "read"
+        };
         add(subject, w);
     }
-    for subject in results.subjects(Family::Cache).into_iter().chain(results.subjects(Family::Peer)) {
+    for subject in results
+        .subjects(Family::Cache)
+        .into_iter()
+        .chain(results.subjects(Family::Peer))
+    {
         add(subject, workload);
     }
     let all = || series.iter().flat_map(|(_, p)| p.iter());
@@ -67,7 +77,9 @@ pub fn ns_per_op(
         chart
             .draw_series(LineSeries::new(points.iter().copied(), style))?
             .label(subject.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))
+            });
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
     }
     chart

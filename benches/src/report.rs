@@ -44,7 +44,7 @@ pub struct Results {
 pub fn size_name(bytes: usize) -> String {
     const UNITS: [(usize, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (unit, name) in UNITS {
-        if bytes >= unit && bytes % unit == 0 {
+        if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name}", bytes / unit);
         }
     }
@@ -53,7 +53,13 @@ pub fn size_name(bytes: usize) -> String {
 
 impl Results {
     /// The row for these coordinates.
-    pub fn find(&self, bytes: usize, subject: &str, workload: &str, threads: usize) -> Option<&Row> {
+    pub fn find(
+        &self,
+        bytes: usize,
+        subject: &str,
+        workload: &str,
+        threads: usize,
+    ) -> Option<&Row> {
         self.rows.iter().find(|r| {
             r.bytes == bytes
                 && r.subject == subject
@@ -118,7 +124,8 @@ impl Results {
                 o.ns_per_op(),
                 o.mops(),
                 o.hit_rate().map_or(String::new(), |h| format!("{h:.4}")),
-                r.bytes_per_entry.map_or(String::new(), |b| format!("{b:.1}")),
+                r.bytes_per_entry
+                    .map_or(String::new(), |b| format!("{b:.1}")),
                 r.huge_bytes.map_or(String::new(), |b| b.to_string()),
             );
         }
@@ -139,11 +146,22 @@ impl Results {
         };
         let mut s = String::new();
         for &t in &self.thread_counts() {
-            let _ = writeln!(s, "\n#### The machine's limit, {t} thread(s): ns per load per thread\n");
+            let _ = writeln!(
+                s,
+                "\n#### The machine's limit, {t} thread(s): ns per load per thread\n"
+            );
             s.push_str(&header("loop"));
             for subject in self.subjects(Family::Bare) {
-                let workload = if subject.starts_with("chase") { "chase" } else { "read" };
-                if self.rows.iter().all(|r| r.subject != subject || r.outcome.threads != t) {
+                let workload = if subject.starts_with("chase") {
+                    "chase"
+                } else {
+                    "read"
+                };
+                if self
+                    .rows
+                    .iter()
+                    .all(|r| r.subject != subject || r.outcome.threads != t)
+                {
                     continue;
                 }
                 let _ = write!(s, "| {subject} |");
@@ -165,7 +183,11 @@ impl Results {
                     "\n#### {workload}, {t} thread(s): ns/op per thread · Mops/s all threads · hit rate\n"
                 );
                 s.push_str(&header("table"));
-                for subject in self.subjects(Family::Cache).into_iter().chain(self.subjects(Family::Peer)) {
+                for subject in self
+                    .subjects(Family::Cache)
+                    .into_iter()
+                    .chain(self.subjects(Family::Peer))
+                {
                     let mut line = format!("| {subject} |");
                     let mut any = false;
                     for &b in &sizes {
@@ -193,9 +215,14 @@ impl Results {
                 }
             }
         }
-        s.push_str("\n#### Memory per entry held (bytes), after filling the universe\n\n");
+        s.push_str(
+            "\n#### Memory per entry (bytes): per slot for searchcache and fixed-cache, per key \
+             held for the others (resident-set growth while filling; below 64 MiB the \
+             allocator reuses freed memory and the growth says nothing)\n\n",
+        );
         s.push_str(&header("table"));
-        for subject in self.subjects(Family::Cache).into_iter().chain(self.subjects(Family::Peer)) {
+        let one_cache_row = self.subjects(Family::Cache).into_iter().take(1);
+        for subject in one_cache_row.chain(self.subjects(Family::Peer)) {
             let mut line = format!("| {subject} |");
             let mut any = false;
             for &b in &sizes {
@@ -203,6 +230,9 @@ impl Results {
                     .rows
                     .iter()
                     .find(|r| r.bytes == b && r.subject == subject && r.bytes_per_entry.is_some())
+                    .filter(|r| {
+                        r.family == Family::Cache || subject == "fixed-cache" || b >= 64 << 20
+                    })
                     .and_then(|r| r.bytes_per_entry);
                 match bpe {
                     Some(v) => {
@@ -217,9 +247,14 @@ impl Results {
                 s.push('\n');
             }
         }
-        s.push_str("\n#### searchcache's ops/s over each peer's, same size, workload and threads\n\n");
+        s.push_str(
+            "\n#### searchcache's ops/s over each peer's, same size, workload and threads\n\n",
+        );
         for &t in &self.thread_counts() {
-            let _ = writeln!(s, "\n{t} thread(s), workload probe-heavy / read-heavy / exchange:\n");
+            let _ = writeln!(
+                s,
+                "\n{t} thread(s), workload probe-heavy / read-heavy / exchange:\n"
+            );
             s.push_str(&header("peer"));
             for peer in self.subjects(Family::Peer) {
                 let _ = write!(s, "| {peer} |");
@@ -228,7 +263,9 @@ impl Results {
                         .iter()
                         .map(|w| {
                             match (self.find(b, "searchcache", w, t), self.find(b, &peer, w, t)) {
-                                (Some(c), Some(p)) => format!("{:.1}", c.outcome.mops() / p.outcome.mops()),
+                                (Some(c), Some(p)) => {
+                                    format!("{:.1}", c.outcome.mops() / p.outcome.mops())
+                                }
                                 _ => "–".into(),
                             }
                         })
@@ -253,21 +290,29 @@ impl Results {
             let _ = writeln!(s, "| {name} | {v} | {verdict} |");
         };
         let ns = |subject: &str, workload: &str, t: usize| {
-            self.find(bytes, subject, workload, t).map(|r| r.outcome.ns_per_op())
+            self.find(bytes, subject, workload, t)
+                .map(|r| r.outcome.ns_per_op())
         };
         let mops = |subject: &str, workload: &str, t: usize| {
-            self.find(bytes, subject, workload, t).map(|r| r.outcome.mops())
+            self.find(bytes, subject, workload, t)
+                .map(|r| r.outcome.mops())
         };
         let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
         for t in self.thread_counts() {
             line(
                 format!("probe-only ÷ bare read, {t} thread(s) (≤ 1.15)"),
-                ratio(ns("searchcache", "probe-only", t), ns("bare read", "read", t)),
+                ratio(
+                    ns("searchcache", "probe-only", t),
+                    ns("bare read", "read", t),
+                ),
                 &|v| v <= 1.15,
             );
             line(
                 format!("prefetched probe-only ÷ prefetched bare read, {t} thread(s) (≤ 1.3)"),
-                ratio(ns("searchcache pf", "probe-only", t), ns("bare read pf", "read", t)),
+                ratio(
+                    ns("searchcache pf", "probe-only", t),
+                    ns("bare read pf", "read", t),
+                ),
                 &|v| v <= 1.3,
             );
             for w in ["probe-heavy", "read-heavy", "store-heavy", "exchange"] {
@@ -291,16 +336,28 @@ impl Results {
             );
         }
         for b in self.sizes().into_iter().filter(|&b| b >= huge_from) {
-            let find = |subject: &str| self.find(b, subject, "probe-only", 1).map(|r| r.outcome.ns_per_op());
-            let bare = |subject: &str| self.find(b, subject, "read", 1).map(|r| r.outcome.ns_per_op());
+            let find = |subject: &str| {
+                self.find(b, subject, "probe-only", 1)
+                    .map(|r| r.outcome.ns_per_op())
+            };
+            let bare = |subject: &str| {
+                self.find(b, subject, "read", 1)
+                    .map(|r| r.outcome.ns_per_op())
+            };
             let _ = &mut line;
             line(
-                format!("{}: probe-only 4 KiB pages ÷ huge pages, 1 thread (> 1)", size_name(b)),
+                format!(
+                    "{}: probe-only 4 KiB pages ÷ huge pages, 1 thread (> 1)",
+                    size_name(b)
+                ),
                 ratio(find("searchcache 4K"), find("searchcache")),
                 &|v| v > 1.02,
             );
             line(
-                format!("{}: bare read 4 KiB pages ÷ huge pages, 1 thread", size_name(b)),
+                format!(
+                    "{}: bare read 4 KiB pages ÷ huge pages, 1 thread",
+                    size_name(b)
+                ),
                 ratio(bare("bare read 4K"), bare("bare read")),
                 &|_| true,
             );

@@ -47,7 +47,10 @@ mod tests {
             assert!(v < 10);
             seen[v as usize] += 1;
         }
-        assert!(seen.iter().all(|&c| (9_000..11_000).contains(&c)), "{seen:?}");
+        assert!(
+            seen.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{seen:?}"
+        );
     }
 
     #[test]

@@ -99,9 +99,15 @@ where
         barrier.wait();
         std::thread::sleep(duration);
         stop.store(true, Relaxed);
-        handles.into_iter().map(|h| h.join().expect("a benchmark thread panicked")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a benchmark thread panicked"))
+            .collect()
     });
-    let mut outcome = Outcome { threads, ..Outcome::default() };
+    let mut outcome = Outcome {
+        threads,
+        ..Outcome::default()
+    };
     for (c, secs) in results {
         outcome.ops += c.ops;
         outcome.reads += c.reads;
@@ -163,7 +169,12 @@ struct KeySource {
 
 impl KeySource {
     fn new(keys: Keys, universe: u64, thread: usize) -> Self {
-        KeySource { keys, universe, base: (thread as u64) << 48, inserted: 0 }
+        KeySource {
+            keys,
+            universe,
+            base: (thread as u64) << 48,
+            inserted: 0,
+        }
     }
 
     #[inline(always)]
@@ -217,11 +228,15 @@ mod tests {
                     seed: 1,
                 };
                 let out = run(&table, &spec);
-                assert!(out.ops >= CHUNK as u64 && out.ops % CHUNK as u64 == 0);
+                assert!(out.ops >= CHUNK as u64 && out.ops.is_multiple_of(CHUNK as u64));
                 assert!(out.hits <= out.reads && out.reads <= out.ops);
                 let expected = workload.mix[0] as f64 / 100.0;
                 let reads = out.reads as f64 / out.ops as f64;
-                assert!((reads - expected).abs() < 0.02, "{}: {reads}", workload.name);
+                assert!(
+                    (reads - expected).abs() < 0.02,
+                    "{}: {reads}",
+                    workload.name
+                );
                 if workload.name == "probe-only" {
                     // Half a table's worth of keys: nearly all stay.
                     assert!(out.hit_rate().unwrap() > 0.9, "{out:?}");

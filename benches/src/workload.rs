@@ -44,12 +44,36 @@ pub struct Workload {
 
 /// Every workload, in the order the matrix runs them (rapid-grow last: it empties the table).
 pub const ALL: [Workload; 6] = [
-    Workload { name: "probe-only", mix: [100, 0, 0, 0], keys: Keys::Universe },
-    Workload { name: "probe-heavy", mix: [90, 10, 0, 0], keys: Keys::Universe },
-    Workload { name: "read-heavy", mix: [98, 1, 1, 0], keys: Keys::Universe },
-    Workload { name: "store-heavy", mix: [50, 50, 0, 0], keys: Keys::Universe },
-    Workload { name: "exchange", mix: [10, 40, 40, 10], keys: Keys::Universe },
-    Workload { name: "rapid-grow", mix: [5, 80, 5, 10], keys: Keys::Fresh },
+    Workload {
+        name: "probe-only",
+        mix: [100, 0, 0, 0],
+        keys: Keys::Universe,
+    },
+    Workload {
+        name: "probe-heavy",
+        mix: [90, 10, 0, 0],
+        keys: Keys::Universe,
+    },
+    Workload {
+        name: "read-heavy",
+        mix: [98, 1, 1, 0],
+        keys: Keys::Universe,
+    },
+    Workload {
+        name: "store-heavy",
+        mix: [50, 50, 0, 0],
+        keys: Keys::Universe,
+    },
+    Workload {
+        name: "exchange",
+        mix: [10, 40, 40, 10],
+        keys: Keys::Universe,
+    },
+    Workload {
+        name: "rapid-grow",
+        mix: [5, 80, 5, 10],
+        keys: Keys::Fresh,
+    },
 ];
 
 impl Workload {
@@ -77,7 +101,11 @@ impl Workload {
 impl fmt::Display for Workload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [r, i, d, u] = self.mix;
-        write!(f, "{} ({r}% read, {i}% insert, {d}% remove, {u}% update)", self.name)
+        write!(
+            f,
+            "{} ({r}% read, {i}% insert, {d}% remove, {u}% update)",
+            self.name
+        )
     }
 }
 
@@ -91,7 +119,12 @@ mod tests {
             let table = w.op_table();
             let count = |op| table.iter().filter(|&&o| o == op).count() as u8;
             assert_eq!(
-                [count(Op::Read), count(Op::Insert), count(Op::Remove), count(Op::Update)],
+                [
+                    count(Op::Read),
+                    count(Op::Insert),
+                    count(Op::Remove),
+                    count(Op::Update)
+                ],
                 w.mix
             );
         }
