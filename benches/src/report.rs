@@ -278,6 +278,82 @@ impl Results {
         s
     }
 
+    /// One table for `bytes`: every subject's probe-only and probe-heavy ns/op and Mops/s at
+    /// each thread count, with hit rates and memory per entry.
+    pub fn summary(&self, bytes: usize) -> String {
+        let threads = self.thread_counts();
+        let mut s = format!("\n#### Summary at {}\n\n| subject |", size_name(bytes));
+        let mut rule = String::from("|---|");
+        for w in ["probe-only", "probe-heavy"] {
+            for t in &threads {
+                let _ = write!(s, " {w} {t}t ns/op · Mops/s |");
+                rule.push_str("---:|");
+            }
+        }
+        s.push_str(" hit rate (probe-heavy) | bytes/entry |\n");
+        rule.push_str("---:|---:|\n");
+        s.push_str(&rule);
+        let subjects = self
+            .subjects(Family::Bare)
+            .into_iter()
+            .chain(self.subjects(Family::Cache))
+            .chain(self.subjects(Family::Peer));
+        for subject in subjects {
+            if self
+                .rows
+                .iter()
+                .all(|r| r.bytes != bytes || r.subject != subject)
+            {
+                continue;
+            }
+            let _ = write!(s, "| {subject} |");
+            for w in ["probe-only", "probe-heavy"] {
+                for &t in &threads {
+                    let row = self.find(bytes, &subject, w, t).or_else(|| {
+                        let bare = if subject.starts_with("chase") {
+                            "chase"
+                        } else {
+                            "read"
+                        };
+                        self.find(bytes, &subject, bare, t)
+                            .filter(|_| w == "probe-only")
+                    });
+                    match row {
+                        Some(r) => {
+                            let _ = write!(
+                                s,
+                                " {:.1} · {:.1} |",
+                                r.outcome.ns_per_op(),
+                                r.outcome.mops()
+                            );
+                        }
+                        None => s.push_str(" – |"),
+                    }
+                }
+            }
+            let any = self
+                .rows
+                .iter()
+                .find(|r| r.bytes == bytes && r.subject == subject && r.workload == "probe-heavy");
+            let hit = any
+                .and_then(|r| r.outcome.hit_rate())
+                .map_or("–".to_string(), |h| format!("{:.0}%", h * 100.0));
+            let bpe = self
+                .rows
+                .iter()
+                .find(|r| r.bytes == bytes && r.subject == subject)
+                .and_then(|r| r.bytes_per_entry)
+                .filter(|_| {
+                    bytes >= 64 << 20
+                        || !self.subjects(Family::Peer).contains(&subject)
+                        || subject == "fixed-cache"
+                })
+                .map_or("–".to_string(), |b| format!("{b:.1}"));
+            let _ = writeln!(s, " {hit} | {bpe} |");
+        }
+        s
+    }
+
     /// The targets of issue 8 at `bytes`, each with the measured value and the verdict.
     pub fn targets(&self, bytes: usize, huge_from: usize) -> String {
         let mut s = format!("\n#### Targets at {}\n\n", size_name(bytes));

@@ -197,9 +197,16 @@ pub fn fill<C: Contender>(table: &C, universe: u64, threads: usize) {
         for t in 0..threads {
             s.spawn(move || {
                 let (lo, hi) = (universe * t / threads, universe * (t + 1) / threads);
-                for i in lo..hi {
-                    let key = key_of(i);
-                    table.insert(key, key as u32);
+                // In prefetched batches where the table can: filling 4 GiB is 2^28 stores.
+                let mut i = lo;
+                while i < hi {
+                    let end = hi.min(i + DEFAULT_BATCH as u64);
+                    (i..end).for_each(|i| table.prefetch(key_of(i)));
+                    for i in i..end {
+                        let key = key_of(i);
+                        table.insert(key, key as u32);
+                    }
+                    i = end;
                 }
             });
         }

@@ -467,11 +467,12 @@ fn main() -> ExitCode {
         sizes.last().copied().unwrap_or(0)
     };
     let report = format!(
-        "{header}total {:.0} s, load average at end {}\n{}{}",
+        "{header}total {:.0} s, load average at end {}\n{}{}{}",
         started.elapsed().as_secs_f64(),
         shell("cut -d' ' -f1-3 /proc/loadavg"),
+        m.results.summary(target),
+        m.results.targets(target, 256 << 20),
         m.results.markdown(),
-        m.results.targets(target, 256 << 20)
     );
     println!("{report}");
     if let Err(e) = std::fs::create_dir_all(&m.c.out) {
