@@ -108,21 +108,24 @@ impl Results {
     /// Every row as CSV.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "bytes,subject,workload,threads,ops,secs,ns_per_op,mops,hit_rate,bytes_per_entry,huge_page_bytes\n",
+            "bytes,subject,workload,threads,ops,wall_secs,cpu_secs,cpu_share,ns_per_op,mops,wall_mops,hit_rate,bytes_per_entry,huge_page_bytes\n",
         );
         for r in &self.rows {
             let o = &r.outcome;
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{:.4},{:.2},{:.2},{},{},{}",
+                "{},{},{},{},{},{:.4},{:.4},{:.3},{:.2},{:.2},{:.2},{},{},{}",
                 r.bytes,
                 r.subject,
                 r.workload,
                 o.threads,
                 o.ops,
                 o.secs,
+                o.cpu_secs,
+                o.cpu_share(),
                 o.ns_per_op(),
                 o.mops(),
+                o.wall_mops(),
                 o.hit_rate().map_or(String::new(), |h| format!("{h:.4}")),
                 r.bytes_per_entry
                     .map_or(String::new(), |b| format!("{b:.1}")),

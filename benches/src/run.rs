@@ -42,21 +42,36 @@ pub struct Outcome {
     pub reads: u64,
     /// Reads that found their key.
     pub hits: u64,
-    /// The longest thread's time, seconds.
+    /// The longest thread's wall-clock time, seconds.
     pub secs: f64,
+    /// CPU time of all threads together, seconds (from `/proc/thread-self/schedstat`; equal
+    /// to `threads × secs` on an idle machine, less when other jobs took the cores).
+    pub cpu_secs: f64,
     /// Threads.
     pub threads: usize,
 }
 
 impl Outcome {
-    /// Millions of operations per second, all threads together.
+    /// Millions of operations per second, all threads together, counting only the time the
+    /// threads were on a CPU: what the threads do when each has a core (the machine this suite
+    /// was written on ran other jobs too; wall-clock rates are in [`Outcome::wall_mops`]).
     pub fn mops(&self) -> f64 {
+        self.threads as f64 * 1e3 / self.ns_per_op()
+    }
+
+    /// Nanoseconds of CPU time per operation per thread (equal to 1000 / Mops at one thread).
+    pub fn ns_per_op(&self) -> f64 {
+        self.cpu_secs * 1e9 / self.ops as f64
+    }
+
+    /// Millions of operations per wall-clock second, all threads together.
+    pub fn wall_mops(&self) -> f64 {
         self.ops as f64 / self.secs / 1e6
     }
 
-    /// Nanoseconds per operation per thread (a thread's view; equal to 1000 / Mops at one thread).
-    pub fn ns_per_op(&self) -> f64 {
-        self.secs * 1e9 * self.threads as f64 / self.ops as f64
+    /// The share of the wall-clock time the threads were on a CPU (1 on an idle machine).
+    pub fn cpu_share(&self) -> f64 {
+        self.cpu_secs / (self.secs * self.threads as f64)
     }
 
     /// Reads that hit, as a fraction; `None` without reads.
@@ -84,15 +99,18 @@ where
 {
     let stop = AtomicBool::new(false);
     let barrier = Barrier::new(threads + 1);
-    let results: Vec<(Counts, f64)> = std::thread::scope(|s| {
+    let results: Vec<(Counts, f64, f64)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let (stop, barrier, work) = (&stop, &barrier, &work);
                 s.spawn(move || {
                     barrier.wait();
-                    let start = Instant::now();
+                    let (start, cpu_start) = (Instant::now(), thread_cpu_secs());
                     let counts = work(t, stop);
-                    (counts, start.elapsed().as_secs_f64())
+                    let cpu = thread_cpu_secs() - cpu_start;
+                    let wall = start.elapsed().as_secs_f64();
+                    // Without schedstat (not Linux), assume the thread had its core throughout.
+                    (counts, wall, if cpu > 0.0 { cpu } else { wall })
                 })
             })
             .collect();
@@ -108,13 +126,24 @@ where
         threads,
         ..Outcome::default()
     };
-    for (c, secs) in results {
+    for (c, secs, cpu) in results {
+        outcome.cpu_secs += cpu;
         outcome.ops += c.ops;
         outcome.reads += c.reads;
         outcome.hits += c.hits;
         outcome.secs = outcome.secs.max(secs);
     }
     outcome
+}
+
+/// This thread's CPU time so far, seconds: the first field of `/proc/thread-self/schedstat`
+/// (nanoseconds, brought up to date at every tick and context switch, so a few ms behind at
+/// worst). 0 where it cannot be read.
+pub fn thread_cpu_secs() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 * 1e-9)
 }
 
 /// Runs `spec` on `table`.

@@ -166,13 +166,15 @@ fn progress(row: &Row) {
         .hit_rate()
         .map_or(String::new(), |h| format!("  hit {:5.1}%", h * 100.0));
     eprintln!(
-        "{:>8} {:<22} {:<12} {}t {:8.2} ns/op {:8.1} Mops/s{hit}",
+        "{:>8} {:<22} {:<12} {}t {:8.2} ns/op {:8.1} Mops/s (wall {:6.1}, on CPU {:3.0}%){hit}",
         size_name(row.bytes),
         row.subject,
         row.workload,
         o.threads,
         o.ns_per_op(),
-        o.mops()
+        o.mops(),
+        o.wall_mops(),
+        o.cpu_share() * 100.0
     );
 }
 
