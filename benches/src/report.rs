@@ -444,3 +444,58 @@ impl Results {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(subject: &str, family: Family, workload: &str, threads: usize, ns: f64) -> Row {
+        let ops = 1_000_000;
+        Row {
+            bytes: 1 << 30,
+            subject: subject.into(),
+            family,
+            workload: workload.into(),
+            outcome: Outcome {
+                ops,
+                reads: ops,
+                hits: ops / 2,
+                secs: 1.0,
+                cpu_secs: ns * 1e-9 * ops as f64,
+                threads,
+            },
+            bytes_per_entry: Some(16.0),
+            huge_bytes: None,
+        }
+    }
+
+    #[test]
+    fn targets_compare_the_right_cells() {
+        let results = Results {
+            rows: vec![
+                row("bare read", Family::Bare, "read", 1, 100.0),
+                row("searchcache", Family::Cache, "probe-only", 1, 110.0),
+                row("searchcache", Family::Cache, "probe-heavy", 1, 100.0),
+                row("dashmap", Family::Peer, "probe-heavy", 1, 250.0),
+            ],
+        };
+        let targets = results.targets(1 << 30, 256 << 20);
+        assert!(
+            targets.contains("| probe-only ÷ bare read, 1 thread(s) (≤ 1.15) | 1.10 | met |"),
+            "{targets}"
+        );
+        assert!(
+            targets
+                .contains("| probe-heavy ops/s ÷ dashmap's, 1 thread(s) (≥ 3) | 2.50 | missed |"),
+            "{targets}"
+        );
+        assert!(targets
+            .contains("| store-heavy ops/s ÷ dashmap's, 1 thread(s) (≥ 3) | – | not measured |"));
+        let md = results.markdown();
+        assert!(md.contains("| searchcache | 110.0 · 9.1 · 50% |"), "{md}");
+        assert!(results.csv().lines().count() == 5);
+        assert!(results.summary(1 << 30).contains("| dashmap |"));
+        assert_eq!(size_name(1 << 30), "1 GiB");
+        assert_eq!(size_name(1536 << 10), "1536 KiB");
+    }
+}
