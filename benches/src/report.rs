@@ -293,8 +293,8 @@ impl Results {
                 rule.push_str("---:|");
             }
         }
-        s.push_str(" hit rate (probe-heavy) | bytes/entry |\n");
-        rule.push_str("---:|---:|\n");
+        s.push_str(" hit rate (probe-heavy) | bytes/entry | huge-page MiB |\n");
+        rule.push_str("---:|---:|---:|\n");
         s.push_str(&rule);
         let subjects = self
             .subjects(Family::Bare)
@@ -352,7 +352,13 @@ impl Results {
                         || subject == "fixed-cache"
                 })
                 .map_or("–".to_string(), |b| format!("{b:.1}"));
-            let _ = writeln!(s, " {hit} | {bpe} |");
+            let huge = self
+                .rows
+                .iter()
+                .find(|r| r.bytes == bytes && r.subject == subject)
+                .and_then(|r| r.huge_bytes)
+                .map_or("–".to_string(), |b| (b >> 20).to_string());
+            let _ = writeln!(s, " {hit} | {bpe} | {huge} |");
         }
         s
     }
