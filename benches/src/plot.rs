@@ -26,19 +26,20 @@ pub fn ns_per_op(
             series.push((subject, points));
         }
     };
-    for subject in results.subjects(Family::Bare) {
+    // The limits and searchcache's main variants; the 4 KiB-page and prefetched variants of
+    // the limits are in the tables (nine more lines would hide the rest).
+    for subject in ["chase", "raw read", "bare read", "bare read pf"] {
         let w = if subject.starts_with("chase") {
             "chase"
         } else {
             "read"
         };
-        add(subject, w);
+        add(subject.to_string(), w);
     }
-    for subject in results
-        .subjects(Family::Cache)
-        .into_iter()
-        .chain(results.subjects(Family::Peer))
-    {
+    for subject in ["searchcache", "searchcache pf", "searchcache 4K"] {
+        add(subject.to_string(), workload);
+    }
+    for subject in results.subjects(Family::Peer) {
         add(subject, workload);
     }
     let all = || series.iter().flat_map(|(_, p)| p.iter());
@@ -67,15 +68,23 @@ pub fn ns_per_op(
         .y_desc("ns/op")
         .x_label_formatter(&|mib| size_name((*mib * (1 << 20) as f64).round() as usize))
         .draw()?;
-    for (i, (subject, points)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let style = if subject.starts_with("searchcache") {
-            color.stroke_width(3)
-        } else {
-            color.stroke_width(1)
+    let mut peer_colors = (0..).map(|i| Palette99::pick(i + 2).to_rgba());
+    for (subject, points) in &series {
+        let (color, width) = match subject.as_str() {
+            "searchcache" => (BLACK.to_rgba(), 3),
+            "searchcache pf" => (RED.to_rgba(), 3),
+            "searchcache 4K" => (RGBColor(150, 0, 150).to_rgba(), 3),
+            "chase" => (RGBColor(160, 160, 160).to_rgba(), 2),
+            "raw read" => (RGBColor(90, 90, 90).to_rgba(), 2),
+            "bare read" => (RGBColor(60, 60, 220).to_rgba(), 2),
+            "bare read pf" => (RGBColor(0, 170, 220).to_rgba(), 2),
+            _ => (peer_colors.next().unwrap_or(BLACK.to_rgba()), 1),
         };
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), style))?
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                color.stroke_width(width),
+            ))?
             .label(subject.as_str())
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3))

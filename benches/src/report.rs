@@ -105,6 +105,52 @@ impl Results {
         out
     }
 
+    /// Rows read back from [`Results::csv`]'s format (to redraw plots and tables without
+    /// measuring again). Lines that do not parse are skipped.
+    pub fn from_csv(text: &str) -> Results {
+        let rows = text
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let f: Vec<&str> = line.split(',').collect();
+                if f.len() != 14 {
+                    return None;
+                }
+                let subject = f[1].to_string();
+                let family = if subject.starts_with("searchcache") {
+                    Family::Cache
+                } else if ["chase", "raw read", "bare read"]
+                    .iter()
+                    .any(|b| subject.starts_with(b))
+                {
+                    Family::Bare
+                } else {
+                    Family::Peer
+                };
+                let ops: u64 = f[4].parse().ok()?;
+                let reads = (!f[11].is_empty()).then_some(ops);
+                let hit_rate: Option<f64> = f[11].parse().ok();
+                Some(Row {
+                    bytes: f[0].parse().ok()?,
+                    subject,
+                    family,
+                    workload: f[2].to_string(),
+                    outcome: Outcome {
+                        ops,
+                        reads: reads.unwrap_or(0),
+                        hits: hit_rate.map_or(0, |h| (h * ops as f64).round() as u64),
+                        secs: f[5].parse().ok()?,
+                        cpu_secs: f[6].parse().ok()?,
+                        threads: f[3].parse().ok()?,
+                    },
+                    bytes_per_entry: f[12].parse().ok(),
+                    huge_bytes: f[13].parse().ok(),
+                })
+            })
+            .collect();
+        Results { rows }
+    }
+
     /// Every row as CSV.
     pub fn csv(&self) -> String {
         let mut s = String::from(
@@ -500,6 +546,9 @@ mod tests {
         let md = results.markdown();
         assert!(md.contains("| searchcache | 110.0 · 9.1 · 50% |"), "{md}");
         assert!(results.csv().lines().count() == 5);
+        let back = Results::from_csv(&results.csv());
+        assert_eq!(back.rows.len(), 4);
+        assert_eq!(back.targets(1 << 30, 256 << 20), targets);
         assert!(results.summary(1 << 30).contains("| dashmap |"));
         assert_eq!(size_name(1 << 30), "1 GiB");
         assert_eq!(size_name(1536 << 10), "1536 KiB");

@@ -29,7 +29,8 @@ usage: matrix [options]
   --target-mib MIB     size the targets are checked at (default 1024, else the largest run)
   --out DIR            where the report, CSV and plots go (default benches/results)
   --tag NAME           prefix of the output files (default matrix)
-  --reps N             runs per cell, the fastest reported (default 3)";
+  --reps N             runs per cell, the fastest reported (default 3)
+  --replot CSV         measure nothing: redraw the plots of a CSV this program wrote (into --out)";
 
 struct Config {
     sizes_mib: Vec<usize>,
@@ -46,6 +47,7 @@ struct Config {
     out: PathBuf,
     tag: String,
     reps: usize,
+    replot: Option<PathBuf>,
 }
 
 fn list<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
@@ -72,11 +74,18 @@ fn parse_args() -> Result<Config, String> {
         out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"),
         tag: "matrix".into(),
         reps: 3,
+        replot: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "--help" || flag == "-h" {
             return Err(String::new());
+        }
+        if flag == "--replot" {
+            c.replot = Some(PathBuf::from(
+                args.next().ok_or("--replot needs a CSV file")?,
+            ));
+            continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let positive = |s: &str| s.parse::<usize>().ok().filter(|&n| n > 0);
@@ -443,6 +452,16 @@ fn main() -> ExitCode {
             "off"
         },
     );
+    if let Some(csv) = &c.replot {
+        let results = match std::fs::read_to_string(csv) {
+            Ok(text) => Results::from_csv(&text),
+            Err(e) => {
+                eprintln!("matrix: cannot read {}: {e}", csv.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        return write_plots(&results, &c);
+    }
     eprint!("{header}");
     let started = Instant::now();
     let mut m = Matrix {
@@ -490,10 +509,18 @@ fn main() -> ExitCode {
     };
     write(format!("{tag}.md"), &report);
     write(format!("{tag}.csv"), &m.results.csv());
-    for &t in &m.c.threads {
+    write_plots(&m.results, &m.c)
+}
+
+fn write_plots(results: &Results, c: &Config) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(&c.out) {
+        eprintln!("matrix: cannot create {}: {e}", c.out.display());
+        return ExitCode::FAILURE;
+    }
+    for t in results.thread_counts() {
         for workload in ["probe-only", "probe-heavy"] {
-            let path = m.c.out.join(format!("{tag}-{workload}-{t}t.svg"));
-            match plot::ns_per_op(&m.results, workload, t, &path) {
+            let path = c.out.join(format!("{}-{workload}-{t}t.svg", c.tag));
+            match plot::ns_per_op(results, workload, t, &path) {
                 Ok(()) => eprintln!("wrote {}", path.display()),
                 Err(e) => eprintln!("matrix: plot {}: {e}", path.display()),
             }
