@@ -492,6 +492,18 @@ impl Results {
                 ratio(bare("bare read 4K"), bare("bare read")),
                 &|_| true,
             );
+            let chase = |subject: &str| {
+                self.find(b, subject, "chase", 1)
+                    .map(|r| r.outcome.ns_per_op())
+            };
+            line(
+                format!(
+                    "{}: pointer chase 4 KiB pages ÷ huge pages (one miss's latency)",
+                    size_name(b)
+                ),
+                ratio(chase("chase 4K"), chase("chase")),
+                &|_| true,
+            );
         }
         s
     }
