@@ -30,7 +30,9 @@ usage: matrix [options]
   --out DIR            where the report, CSV and plots go (default benches/results)
   --tag NAME           prefix of the output files (default matrix)
   --reps N             runs per cell, the fastest reported (default 3)
-  --replot CSV         measure nothing: redraw the plots of a CSV this program wrote (into --out)";
+  --replot CSV         measure nothing: redraw the plots of a CSV this program wrote (into --out)
+  --merge CSV,CSV,..   measure nothing: the report of the fastest run of each cell over
+                       several runs' CSVs, as TAG-best.md";
 
 struct Config {
     sizes_mib: Vec<usize>,
@@ -48,6 +50,7 @@ struct Config {
     tag: String,
     reps: usize,
     replot: Option<PathBuf>,
+    merge: Vec<PathBuf>,
 }
 
 fn list<T>(value: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
@@ -75,11 +78,19 @@ fn parse_args() -> Result<Config, String> {
         tag: "matrix".into(),
         reps: 3,
         replot: None,
+        merge: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "--help" || flag == "-h" {
             return Err(String::new());
+        }
+        if flag == "--merge" {
+            let files = args
+                .next()
+                .ok_or("--merge needs CSV files, comma-separated")?;
+            c.merge = files.split(',').map(PathBuf::from).collect();
+            continue;
         }
         if flag == "--replot" {
             c.replot = Some(PathBuf::from(
@@ -452,6 +463,36 @@ fn main() -> ExitCode {
             "off"
         },
     );
+    if !c.merge.is_empty() {
+        let mut runs = Vec::new();
+        for csv in &c.merge {
+            match std::fs::read_to_string(csv) {
+                Ok(text) => runs.push(Results::from_csv(&text)),
+                Err(e) => {
+                    eprintln!("matrix: cannot read {}: {e}", csv.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        let results = Results::best_of(runs);
+        let target = c.target_mib << 20;
+        let names: Vec<String> = c.merge.iter().map(|p| p.display().to_string()).collect();
+        let report = format!(
+            "Fastest run of each cell over: {}\n{}{}{}",
+            names.join(", "),
+            results.summary(target),
+            results.targets(target, 256 << 20),
+            results.markdown()
+        );
+        println!("{report}");
+        let path = c.out.join(format!("{}-best.md", c.tag));
+        if let Err(e) = std::fs::create_dir_all(&c.out).and_then(|()| std::fs::write(&path, report))
+        {
+            eprintln!("matrix: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
     if let Some(csv) = &c.replot {
         let results = match std::fs::read_to_string(csv) {
             Ok(text) => Results::from_csv(&text),
