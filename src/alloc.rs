@@ -231,10 +231,15 @@ mod region {
     }
 }
 
-/// Asks the CPU to start loading the cache line holding `item` into L1, without waiting for it.
-/// A no-op on targets other than x86-64 and aarch64, and under loom.
+/// Asks the CPU to start loading the cache line holding the start of `item` into L1, without
+/// waiting for it: the safe form of `_mm_prefetch(_MM_HINT_T0)` / `prfm pldl1keep`.
+///
+/// [`crate::SearchCache::prefetch`] is this applied to a key's bucket; it is public so that code
+/// beside a table (a benchmark's bare-read baseline, a caller's own arrays) needs no `unsafe`.
+/// A hint only: it never faults, never changes memory, and is a no-op on targets other than
+/// x86-64 and aarch64, and under loom.
 #[inline(always)]
-pub(crate) fn prefetch<T>(item: &T) {
+pub fn prefetch<T>(item: &T) {
     let _address = item as *const T;
     #[cfg(all(target_arch = "x86_64", not(searchcache_loom)))]
     // SAFETY: (8) a prefetch is a hint: it never faults and never changes memory, and the address

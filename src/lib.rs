@@ -82,7 +82,7 @@ mod sync;
 mod table;
 mod tally;
 
-pub use alloc::HugePages;
+pub use alloc::{prefetch, HugePages};
 pub use bitstate::{Bitstate, DEFAULT_HASHES, MAX_HASHES};
 pub use mix::mix64;
 pub use pack::{Pack64, PAYLOAD_BITS};

@@ -1,0 +1,18 @@
+//! The benchmark suite of `searchcache` (issue 8): `SearchCache` measured side by side with the
+//! machine's limit (bare random reads, pointer chasing) and with the concurrent maps and caches
+//! users would pick instead, on the same keys and operation mixes.
+//!
+//! * `cargo run --release --bin matrix -- --help`: the matrix, its table, CSV and plots.
+//! * `cargo bench --bench micro`: criterion micro benchmarks (probe hit/miss, store).
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod bare;
+pub mod contender;
+pub mod memory;
+pub mod plot;
+pub mod report;
+pub mod rng;
+pub mod run;
+pub mod workload;
