@@ -451,13 +451,7 @@ impl<'a> Worker<'a> {
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets_tried;
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
         self.task.tt.store(
             key,
             TtEntry {
@@ -559,13 +553,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.move_lists[ply] = moves;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
         self.task.tt.store(
             key,
             TtEntry {

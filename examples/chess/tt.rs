@@ -41,6 +41,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// What a node's result is, given its window: a lower bound when it failed high (`best ≥
+    /// beta`), exact when it raised alpha, else an upper bound (no move beat alpha).
+    pub fn of_result(best: i32, original_alpha: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One position's entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
