@@ -10,11 +10,11 @@
 //! The buffer is an anonymous mapping, 2 MiB aligned, asked for huge pages or refused them, and
 //! written once before timing so every page is backed.
 
-use searchcache::prefetch;
 use crate::contender::Contender;
 use crate::rng::{below, WyRand};
 use crate::run::{timed, Counts, Outcome};
 use memmap2::{Advice, MmapMut};
+use searchcache::prefetch;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
