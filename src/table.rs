@@ -1,7 +1,7 @@
 //! `SearchCache`: the lockless, bucketed, generation-aged transposition table.
 
 use crate::alloc::{self, HugePages, Region};
-use crate::bucket::{Bucket, ENTRIES};
+use crate::bucket::{Bucket, Slot, ENTRIES};
 use crate::mix::{mix64, scale};
 use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK, OCCUPIED};
 use crate::size::{Error, Size};
@@ -169,7 +169,7 @@ impl<V: Pack64> SearchCache<V> {
     pub fn probe(&self, key: u64) -> Option<V> {
         let mixed = mix64(key);
         let (bucket, entries) = self.locate(mixed);
-        let data = held(bucket, entries, mixed).1;
+        let data = held(entries, mixed, |i| bucket.read(i)).1;
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
@@ -185,9 +185,13 @@ impl<V: Pack64> SearchCache<V> {
         let mixed = mix64(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
-        // First the entry holding the key (see `held`): the only data-dependent branch left
-        // before the write is whether the key is there at all.
-        let (held, held_data) = held(bucket, entries.clone(), mixed);
+        // One read of each entry: the key's own entry is found from this snapshot (see `held`),
+        // and so is the victim, so racing writers cannot make the two choices disagree.
+        let mut slots = [Slot { check: 0, data: 0 }; ENTRIES];
+        for i in entries.clone() {
+            slots[i] = bucket.read(i);
+        }
+        let (held, held_data) = held(entries.clone(), mixed, |i| slots[i]);
         if held != usize::MAX {
             let old: V = decode(held_data);
             if let Some(merged) = value.merge(old, age(now, generation_of(held_data))) {
@@ -200,7 +204,7 @@ impl<V: Pack64> SearchCache<V> {
         let mut victim_worth = i32::MAX;
         let mut victim_occupied = true;
         for i in entries {
-            let slot = bucket.read(i);
+            let slot = slots[i];
             if !slot.is_occupied() {
                 if victim_occupied {
                     (victim, victim_worth, victim_occupied) = (i, i32::MIN, false);
@@ -337,12 +341,12 @@ impl<V: Pack64> SearchCache<V> {
 /// the loop, fully unrolled: ~15 instructions less per lookup, and fewer instructions per probe
 /// let the core keep more probes' misses in flight.
 #[inline(always)]
-fn held(bucket: &Bucket, entries: Range<usize>, mixed: u64) -> (usize, u64) {
+fn held(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> (usize, u64) {
     #[inline(always)]
-    fn scan(bucket: &Bucket, entries: Range<usize>, mixed: u64) -> (usize, u64) {
+    fn scan(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> (usize, u64) {
         let (mut at, mut data) = (usize::MAX, 0);
         for i in entries.rev() {
-            let slot = bucket.read(i);
+            let slot = read(i);
             if slot.holds(mixed) {
                 (at, data) = (i, slot.data);
             }
@@ -350,9 +354,9 @@ fn held(bucket: &Bucket, entries: Range<usize>, mixed: u64) -> (usize, u64) {
         (at, data)
     }
     if entries == (0..ENTRIES) {
-        scan(bucket, 0..ENTRIES, mixed)
+        scan(0..ENTRIES, mixed, read)
     } else {
-        scan(bucket, entries, mixed)
+        scan(entries, mixed, read)
     }
 }
 
