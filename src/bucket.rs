@@ -82,6 +82,12 @@ impl Slot {
         self.data & OCCUPIED != 0
     }
 
+    /// The key the two words vouch for (0 for an empty slot).
+    #[inline]
+    pub(crate) fn key(self) -> u64 {
+        key_of(self.check, self.data)
+    }
+
     /// Whether the slot holds `key`: occupied, and the two words agree on it. Computed with `&`,
     /// not `&&`, so that callers can select a slot with no branch on table memory (issue 8).
     #[inline]

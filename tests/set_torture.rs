@@ -37,7 +37,7 @@ fn states<S: Signature>(round: usize) -> Vec<StateHash> {
     let mut out = Vec::with_capacity(STATES);
     let mut i = (round * STATES * 2) as u64;
     while out.len() < STATES {
-        let h = if i % 2 == 0 {
+        let h = if i.is_multiple_of(2) {
             StateHash {
                 index: i,
                 signature: i,

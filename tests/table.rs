@@ -109,6 +109,33 @@ fn an_empty_slot_never_matches() {
     assert_eq!(word.probe(1), None);
 }
 
+/// Probes match entries on the key alone, and an empty entry vouches for the key whose mix is 0
+/// (key 0). It must still be found wherever it lands in a bucket, and never be found in one
+/// where it is not stored, whatever the fill of the bucket.
+#[test]
+fn the_key_whose_mix_is_zero_is_found_in_every_slot() {
+    assert_eq!(searchcache::mix64(0), 0);
+    for before in 0..4u64 {
+        let t = one_bucket::<u32>();
+        for k in 1..=before {
+            t.store(k, k as u32);
+        }
+        assert_eq!(t.probe(0), None, "{before} entries before it");
+        t.store(0, 77);
+        assert_eq!(t.probe(0), Some(77), "{before} entries before it");
+        for k in 1..=before {
+            assert_eq!(t.probe(k), Some(k as u32));
+        }
+        // A full bucket still finds it; a cleared one, all empty entries, must not.
+        for k in before + 1..4 {
+            t.store(k + 100, 1);
+        }
+        assert_eq!(t.probe(0), Some(77));
+        t.clear();
+        assert_eq!(t.probe(0), None);
+    }
+}
+
 /// The seed's example: a depth-14 entry from the previous search against a depth-2 entry from
 /// this one, the shallow goes; two searches after it was written, the old one goes first. Run
 /// from several starting generations, so the age arithmetic is checked across the wrap at 128.

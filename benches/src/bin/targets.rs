@@ -1,0 +1,504 @@
+//! The targets of issue 8, measured as paired ratios.
+//!
+//! On a shared virtual machine the same loop's speed at 1 GiB moves by ±30 % from one minute to
+//! the next (the host's memory traffic; see BENCHMARKS.md), so a ratio of two cells measured
+//! minutes apart, as the matrix takes them, carries that noise. Here every ratio is taken from
+//! its two cells run back to back, 0.1 s each, the order swapped every round, for many rounds;
+//! the report gives the median ratio over the rounds and its spread. A drift slower than one
+//! pair cancels out of each ratio.
+//!
+//! Everything is built once at the start: a buffer for the bare loops and a filled
+//! `SearchCache` with huge pages and with 4 KiB pages, and a dashmap pre-sized and filled with
+//! the same universe (about 6.5 GiB at the default 1 GiB).
+
+use searchcache_bench::bare::{Buffer, LineRead, MixedRead};
+use searchcache_bench::contender::{searchcache, Bench, Peer};
+use searchcache_bench::report::size_name;
+use searchcache_bench::run::{fill, run, Outcome, Spec};
+use searchcache_bench::workload::Workload;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "\
+usage: targets [options]
+  --mib MIB       table size (default 1024)
+  --rounds N      rounds of every pair (default 11)
+  --secs S        seconds per cell per round (default 0.1)
+  --out DIR       where targets-TAG.md goes (default benches/results)
+  --tag NAME      (default the UTC time, HHMM)";
+
+/// The mixes compared with dashmap (rapid-grow needs a fresh map per run; the matrix has it).
+const MIXES: [&str; 5] = [
+    "probe-only",
+    "probe-heavy",
+    "read-heavy",
+    "store-heavy",
+    "exchange",
+];
+
+struct Config {
+    mib: usize,
+    rounds: usize,
+    duration: Duration,
+    out: PathBuf,
+    tag: String,
+}
+
+fn parse_args() -> Result<Config, String> {
+    let mut c = Config {
+        mib: 1024,
+        rounds: 11,
+        duration: Duration::from_millis(100),
+        out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"),
+        tag: shell("date -u +%H%M"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        if flag == "--help" || flag == "-h" {
+            return Err(String::new());
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let positive = |what: &str| {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("{what} needs a positive whole number, not '{value}'"))
+        };
+        match flag.as_str() {
+            "--mib" => c.mib = positive("--mib")?.min(1 << 20),
+            "--rounds" => c.rounds = positive("--rounds")?.min(1000),
+            "--secs" => {
+                let secs: f64 = value
+                    .parse()
+                    .map_err(|_| format!("--secs: cannot read '{value}'"))?;
+                if !(0.001..=60.0).contains(&secs) {
+                    return Err("--secs must be between 0.001 and 60".into());
+                }
+                c.duration = Duration::from_secs_f64(secs);
+            }
+            "--out" => c.out = PathBuf::from(value),
+            "--tag" => c.tag = value,
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(c)
+}
+
+/// One side of a ratio: a loop and what it runs.
+#[derive(Clone, Copy, Debug)]
+enum Cell {
+    /// The bare read through the tables' loop (`prefetch`: batched).
+    Bare {
+        huge: bool,
+        threads: usize,
+        prefetch: bool,
+    },
+    /// The bare read of the mixed key's line (huge pages).
+    Mixed { threads: usize },
+    /// All eight words of the mixed key's line, folded (huge pages).
+    Line { threads: usize },
+    /// Dependent loads, one thread.
+    Chase { huge: bool },
+    /// `SearchCache` on a mix.
+    Cache {
+        huge: bool,
+        mix: &'static str,
+        threads: usize,
+        prefetch: bool,
+    },
+    /// dashmap on a mix.
+    DashMap { mix: &'static str, threads: usize },
+}
+
+/// What is compared, and what the target says of `numerator ÷ denominator`.
+struct Pair {
+    what: String,
+    numerator: Cell,
+    denominator: Cell,
+    /// Compare ns/op (time) or Mops/s (rate).
+    by_rate: bool,
+    /// The bound and its direction: `Some((1.15, false))` is "≤ 1.15", `true` is "≥".
+    target: Option<(f64, bool)>,
+}
+
+fn pairs() -> Vec<Pair> {
+    let huge = true;
+    let mut pairs = Vec::new();
+    for threads in [1, 2] {
+        pairs.push(Pair {
+            what: format!("probe ÷ bare read, {threads} thread(s), ns/op"),
+            numerator: Cell::Cache {
+                huge,
+                mix: "probe-only",
+                threads,
+                prefetch: false,
+            },
+            denominator: Cell::Bare {
+                huge,
+                threads,
+                prefetch: false,
+            },
+            by_rate: false,
+            target: Some((1.15, false)),
+        });
+        pairs.push(Pair {
+            what: format!("prefetched probe ÷ prefetched bare read, {threads} thread(s), ns/op"),
+            numerator: Cell::Cache {
+                huge,
+                mix: "probe-only",
+                threads,
+                prefetch: true,
+            },
+            denominator: Cell::Bare {
+                huge,
+                threads,
+                prefetch: true,
+            },
+            by_rate: false,
+            target: Some((1.3, false)),
+        });
+    }
+    // Where a plain probe's time goes: mixing the key, loading the whole line, checking it.
+    for threads in [1, 2] {
+        let bare = Cell::Bare {
+            huge,
+            threads,
+            prefetch: false,
+        };
+        let steps = [
+            (
+                "bare read of the mixed key ÷ bare read",
+                Cell::Mixed { threads },
+                bare,
+            ),
+            ("line read ÷ bare read", Cell::Line { threads }, bare),
+            (
+                "probe ÷ line read",
+                Cell::Cache {
+                    huge,
+                    mix: "probe-only",
+                    threads,
+                    prefetch: false,
+                },
+                Cell::Line { threads },
+            ),
+        ];
+        for (what, numerator, denominator) in steps {
+            pairs.push(Pair {
+                what: format!("{what}, {threads} thread(s), ns/op"),
+                numerator,
+                denominator,
+                by_rate: false,
+                target: None,
+            });
+        }
+    }
+    for threads in [1, 2] {
+        for mix in MIXES {
+            for prefetch in [false, true] {
+                pairs.push(Pair {
+                    what: format!(
+                        "{mix}{}: searchcache ÷ dashmap, {threads} thread(s), ops/s",
+                        if prefetch { " (batched prefetch)" } else { "" }
+                    ),
+                    numerator: Cell::Cache {
+                        huge,
+                        mix,
+                        threads,
+                        prefetch,
+                    },
+                    denominator: Cell::DashMap { mix, threads },
+                    by_rate: true,
+                    target: (!prefetch).then_some((3.0, true)),
+                });
+            }
+        }
+    }
+    for (prefetch, target) in [(false, Some((1.8, true))), (true, None)] {
+        pairs.push(Pair {
+            what: format!(
+                "probe-only{}: 2 threads ÷ 1 thread, ops/s",
+                if prefetch { " (batched prefetch)" } else { "" }
+            ),
+            numerator: Cell::Cache {
+                huge,
+                mix: "probe-only",
+                threads: 2,
+                prefetch,
+            },
+            denominator: Cell::Cache {
+                huge,
+                mix: "probe-only",
+                threads: 1,
+                prefetch,
+            },
+            by_rate: true,
+            target,
+        });
+    }
+    pairs.push(Pair {
+        what: "bare read: 2 threads ÷ 1 thread, ops/s (the machine's own scaling)".into(),
+        numerator: Cell::Bare {
+            huge,
+            threads: 2,
+            prefetch: false,
+        },
+        denominator: Cell::Bare {
+            huge,
+            threads: 1,
+            prefetch: false,
+        },
+        by_rate: true,
+        target: None,
+    });
+    pairs.push(Pair {
+        what: "probe: 4 KiB pages ÷ huge pages, 1 thread, ns/op".into(),
+        numerator: Cell::Cache {
+            huge: false,
+            mix: "probe-only",
+            threads: 1,
+            prefetch: false,
+        },
+        denominator: Cell::Cache {
+            huge,
+            mix: "probe-only",
+            threads: 1,
+            prefetch: false,
+        },
+        by_rate: false,
+        target: Some((1.0, true)),
+    });
+    pairs.push(Pair {
+        what: "bare read: 4 KiB pages ÷ huge pages, 1 thread, ns/op".into(),
+        numerator: Cell::Bare {
+            huge: false,
+            threads: 1,
+            prefetch: false,
+        },
+        denominator: Cell::Bare {
+            huge,
+            threads: 1,
+            prefetch: false,
+        },
+        by_rate: false,
+        target: None,
+    });
+    pairs.push(Pair {
+        what: "pointer chase: 4 KiB pages ÷ huge pages, ns/load".into(),
+        numerator: Cell::Chase { huge: false },
+        denominator: Cell::Chase { huge },
+        by_rate: false,
+        target: None,
+    });
+    pairs
+}
+
+/// Everything the cells run on.
+struct Subjects {
+    buffers: [Buffer; 2],
+    tables: [searchcache::SearchCache<u32>; 2],
+    dashmap: Box<dyn Bench>,
+    universe: u64,
+    duration: Duration,
+}
+
+impl Subjects {
+    fn spec(&self, mix: &str, threads: usize, prefetch: bool) -> Spec {
+        Spec {
+            workload: Workload::named(mix).expect("a built-in workload"),
+            universe: self.universe,
+            threads,
+            prefetch,
+            duration: self.duration,
+            seed: 0x5eed,
+        }
+    }
+
+    fn measure(&self, cell: Cell) -> Outcome {
+        let pages = |huge: bool| usize::from(!huge);
+        match cell {
+            Cell::Bare {
+                huge,
+                threads,
+                prefetch,
+            } => run(
+                &self.buffers[pages(huge)],
+                &self.spec("probe-only", threads, prefetch),
+            ),
+            Cell::Mixed { threads } => run(
+                &MixedRead(&self.buffers[0]),
+                &self.spec("probe-only", threads, false),
+            ),
+            Cell::Line { threads } => run(
+                &LineRead(&self.buffers[0]),
+                &self.spec("probe-only", threads, false),
+            ),
+            Cell::Chase { huge } => self.buffers[pages(huge)].chase(self.duration),
+            Cell::Cache {
+                huge,
+                mix,
+                threads,
+                prefetch,
+            } => run(
+                &self.tables[pages(huge)],
+                &self.spec(mix, threads, prefetch),
+            ),
+            Cell::DashMap { mix, threads } => self.dashmap.run(&self.spec(mix, threads, false)),
+        }
+    }
+}
+
+/// The median and the extremes of some ratios.
+fn spread(mut ratios: Vec<f64>) -> (f64, f64, f64) {
+    ratios.sort_by(f64::total_cmp);
+    let n = ratios.len();
+    let median = if n % 2 == 1 {
+        ratios[n / 2]
+    } else {
+        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+    };
+    (median, ratios[0], ratios[n - 1])
+}
+
+fn shell(command: &str) -> String {
+    std::process::Command::new("sh")
+        .args(["-c", command])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn build(c: &Config) -> Result<Subjects, String> {
+    let bytes = c.mib << 20;
+    let universe = (bytes / 16) as u64;
+    let started = Instant::now();
+    let buffer = |huge| Buffer::new(bytes, huge).map_err(|e| format!("buffer: {e}"));
+    let table = |huge| -> Result<_, String> {
+        let t = searchcache(bytes, huge).map_err(|e| e.to_string())?;
+        fill(&t, universe, 2);
+        Ok(t)
+    };
+    let buffers = [buffer(true)?, buffer(false)?];
+    let tables = [table(true)?, table(false)?];
+    let dashmap = Peer::DashMap.build(bytes, universe as usize, true);
+    dashmap.fill(universe, 2);
+    eprintln!(
+        "built and filled everything at {} in {:.1} s",
+        size_name(bytes),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Subjects {
+        buffers,
+        tables,
+        dashmap,
+        universe,
+        duration: c.duration,
+    })
+}
+
+fn main() -> ExitCode {
+    let c = match parse_args() {
+        Ok(c) => c,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("targets: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(if e.is_empty() { 0 } else { 2 });
+        }
+    };
+    let header = format!(
+        "date {}; CPU{}; {} cores; load average at start {}\ncommand: targets {}\n",
+        shell("date -u '+%Y-%m-%d %H:%M UTC'"),
+        shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-"),
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        shell("cut -d' ' -f1-3 /proc/loadavg"),
+        std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+    );
+    eprint!("{header}");
+    let subjects = match build(&c) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("targets: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pairs = pairs();
+    let started = Instant::now();
+    // ratios[p][round], and each side's ns/op per round.
+    let mut ratios = vec![Vec::new(); pairs.len()];
+    let mut sides = vec![(Vec::new(), Vec::new()); pairs.len()];
+    for round in 0..c.rounds {
+        for (p, pair) in pairs.iter().enumerate() {
+            let (num, den) = if round % 2 == 0 {
+                let n = subjects.measure(pair.numerator);
+                (n, subjects.measure(pair.denominator))
+            } else {
+                let d = subjects.measure(pair.denominator);
+                (subjects.measure(pair.numerator), d)
+            };
+            let ratio = if pair.by_rate {
+                num.mops() / den.mops()
+            } else {
+                num.ns_per_op() / den.ns_per_op()
+            };
+            ratios[p].push(ratio);
+            sides[p].0.push(num.ns_per_op());
+            sides[p].1.push(den.ns_per_op());
+        }
+        eprintln!("round {} of {} done", round + 1, c.rounds);
+    }
+    let mut report = header;
+    let _ = writeln!(
+        report,
+        "{} rounds, {:.0} s, load average at end {}\n",
+        c.rounds,
+        started.elapsed().as_secs_f64(),
+        shell("cut -d' ' -f1-3 /proc/loadavg")
+    );
+    let _ = writeln!(
+        report,
+        "#### Paired ratios at {} (median over rounds; each side's median ns/op per thread)\n",
+        size_name(c.mib << 20)
+    );
+    report.push_str(
+        "| ratio | median | min – max | numerator ns/op | denominator ns/op | target | verdict |\n",
+    );
+    report.push_str("|---|---:|---:|---:|---:|---|---|\n");
+    for (p, pair) in pairs.iter().enumerate() {
+        let (median, lo, hi) = spread(ratios[p].clone());
+        let (num, _, _) = spread(sides[p].0.clone());
+        let (den, _, _) = spread(sides[p].1.clone());
+        let (target, verdict) = match pair.target {
+            Some((bound, at_least)) => {
+                let met = if at_least {
+                    median >= bound
+                } else {
+                    median <= bound
+                };
+                (
+                    format!("{} {bound}", if at_least { "≥" } else { "≤" }),
+                    if met { "met" } else { "missed" },
+                )
+            }
+            None => ("–".into(), ""),
+        };
+        let _ = writeln!(
+            report,
+            "| {} | {median:.2} | {lo:.2} – {hi:.2} | {num:.1} | {den:.1} | {target} | {verdict} |",
+            pair.what
+        );
+    }
+    println!("{report}");
+    let path = c.out.join(format!("targets-{}.md", c.tag));
+    if let Err(e) = std::fs::create_dir_all(&c.out).and_then(|()| std::fs::write(&path, &report)) {
+        eprintln!("targets: cannot write {}: {e}", path.display());
+        return ExitCode::FAILURE;
+    }
+    eprintln!("wrote {}", path.display());
+    ExitCode::SUCCESS
+}
