@@ -91,7 +91,7 @@ pub use signature::Signature;
 pub use size::{Error, Size, MIB};
 pub use state_hash::{StateHash, PORTABLE_KEY};
 pub use stats::CacheStats;
-pub use table::{Options, SearchCache, Slots, BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
+pub use table::{Keys, Options, SearchCache, Slots, BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

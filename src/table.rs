@@ -42,11 +42,31 @@ pub enum Slots {
     Single,
 }
 
+/// What the caller's keys are, which decides whether the table mixes them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Keys {
+    /// Any 64-bit keys (the default): counters, packed boards, hashes. The table passes each
+    /// key through [`mix64`](crate::mix64), a fixed bijection, so structured keys spread over
+    /// the buckets and the Guarantees hold for every key set.
+    #[default]
+    Any,
+    /// Keys that are already uniformly random 64-bit hashes: Zobrist keys, or
+    /// [`StateHash`](crate::StateHash) parts. The table uses them as given and saves the
+    /// mixer's 11 instructions per operation, which at DRAM sizes is ~1.2x on plain probes
+    /// (BENCHMARKS.md), since fewer instructions per probe let more probes' misses overlap.
+    ///
+    /// The caller vouches for the randomness. With structured keys (counters, packed states)
+    /// the buckets cluster, and the torn-read bound of the Guarantees no longer holds: a torn
+    /// read could then return a value stored for another key.
+    Random,
+}
+
 /// How a table is built, beyond its size. `Options::default()` is what engines want.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Options {
     huge_pages: HugePages,
     slots: Slots,
+    keys: Keys,
 }
 
 impl Options {
@@ -59,6 +79,12 @@ impl Options {
     /// Buckets of four (default) or a single slot per key.
     pub fn slots(mut self, slots: Slots) -> Self {
         self.slots = slots;
+        self
+    }
+
+    /// Whether keys are mixed before use (default [`Keys::Any`]: they are).
+    pub fn keys(mut self, keys: Keys) -> Self {
+        self.keys = keys;
         self
     }
 }
@@ -144,6 +170,15 @@ impl<V: Pack64> SearchCache<V> {
         Ok(())
     }
 
+    /// The key as the table uses it: mixed, unless the caller said its keys are random.
+    #[inline(always)]
+    fn mixed(&self, key: u64) -> u64 {
+        match self.options.keys {
+            Keys::Any => mix64(key),
+            Keys::Random => key,
+        }
+    }
+
     /// The bucket for a mixed key, and which of its entries the key may use.
     #[inline]
     fn locate(&self, mixed: u64) -> (&Bucket, Range<usize>) {
@@ -159,16 +194,17 @@ impl<V: Pack64> SearchCache<V> {
         }
     }
 
-    /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`.
+    /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`
+    /// (of `key × buckets()` with [`Keys::Random`]).
     /// Exposed for tests and for callers that shard work by bucket; never needed to use the table.
     pub fn bucket_of(&self, key: u64) -> usize {
-        scale(mix64(key), self.buckets.len())
+        scale(self.mixed(key), self.buckets.len())
     }
 
     /// The value stored for `key`, or `None`. See the type's Guarantees.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<V> {
-        let mixed = mix64(key);
+        let mixed = self.mixed(key);
         let (bucket, entries) = self.locate(mixed);
         let data = held_data(entries, mixed, |i| bucket.read(i));
         let found = (data & OCCUPIED != 0).then(|| decode(data));
@@ -183,7 +219,7 @@ impl<V: Pack64> SearchCache<V> {
     /// `depth − AGE_WEIGHT · age` is least (the first of equals).
     #[inline]
     pub fn store(&self, key: u64, value: V) {
-        let mixed = mix64(key);
+        let mixed = self.mixed(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
         let choice = if entries == (0..ENTRIES) {
@@ -212,7 +248,7 @@ impl<V: Pack64> SearchCache<V> {
     /// and aarch64.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.locate(mix64(key)).0);
+        alloc::prefetch(self.locate(self.mixed(key)).0);
     }
 
     /// Starts a new generation (a new search): every stored entry becomes one generation older.

@@ -1,7 +1,9 @@
 //! Behaviour of `SearchCache` as the docs and the seed documents describe it, single-threaded.
 //! (Races: tests/torture.rs and tests/loom.rs.)
 
-use searchcache::{Error, HugePages, Options, Pack64, SearchCache, Size, Slots, PAYLOAD_BITS};
+use searchcache::{
+    Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots, PAYLOAD_BITS,
+};
 
 /// A chess-like entry: the seed's replacement rules, to prove a real policy fits the trait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -494,6 +496,43 @@ fn structured_keys_spread_evenly_over_buckets() {
             "{name}: chi-square {x2:.0} over 1023 degrees of freedom"
         );
     }
+}
+
+/// `Keys::Random` uses keys as given: the bucket is the high bits of `key × buckets`, and the
+/// table otherwise behaves as with mixed keys (every survivor probes back to its own value).
+#[test]
+fn random_keys_are_used_as_given() {
+    let t = SearchCache::<u32>::with_options(
+        Size::Entries(4096),
+        Options::default().keys(Keys::Random),
+    )
+    .unwrap();
+    let n = t.buckets() as u128;
+    let mut state = 0x0123_4567_89ab_cdefu64;
+    let keys: Vec<u64> = (0..8192)
+        .map(|_| {
+            state = searchcache::mix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            state
+        })
+        .collect();
+    for &k in &keys {
+        assert_eq!(t.bucket_of(k) as u128, (u128::from(k) * n) >> 64);
+        t.store(k, (k >> 32) as u32);
+    }
+    let found = keys.iter().filter(|&&k| t.probe(k).is_some()).count();
+    assert!(found > 3000 && found <= 4096, "{found}");
+    assert!(keys
+        .iter()
+        .all(|&k| t.probe(k).is_none_or(|v| v == (k >> 32) as u32)));
+    // Key 0 is no special case here either.
+    assert_eq!(t.probe(0), None);
+    t.store(0, 5);
+    assert_eq!(t.probe(0), Some(5));
+    let mixed = SearchCache::<u32>::new(Size::Entries(4096)).unwrap();
+    assert_eq!(
+        mixed.bucket_of(keys[0]) as u128,
+        (u128::from(searchcache::mix64(keys[0])) * n) >> 64
+    );
 }
 
 #[test]

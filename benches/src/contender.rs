@@ -11,7 +11,7 @@
 //! Every peer hashes with `ahash` (fixed seeds) except quick_cache, which keeps its bundled
 //! foldhash: the comparison is of table designs, not of hashers.
 
-use searchcache::{HugePages, Options, SearchCache, Size};
+use searchcache::{HugePages, Keys, Options, SearchCache, Size};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -68,12 +68,25 @@ impl Contender for SearchCache<u32> {
 
 /// A `SearchCache<u32>` of `bytes`, with or without transparent huge pages.
 pub fn searchcache(bytes: usize, huge_pages: bool) -> Result<SearchCache<u32>, searchcache::Error> {
+    searchcache_with(bytes, huge_pages, Keys::Any)
+}
+
+/// The same, told what its keys are ([`Keys::Random`]: used unmixed; the workloads' keys are
+/// random-looking, see [`crate::rng::key_of`]).
+pub fn searchcache_with(
+    bytes: usize,
+    huge_pages: bool,
+    keys: Keys,
+) -> Result<SearchCache<u32>, searchcache::Error> {
     let pages = if huge_pages {
         HugePages::Advise
     } else {
         HugePages::Never
     };
-    SearchCache::with_options(Size::Bytes(bytes), Options::default().huge_pages(pages))
+    SearchCache::with_options(
+        Size::Bytes(bytes),
+        Options::default().huge_pages(pages).keys(keys),
+    )
 }
 
 /// `std::sync::Mutex<HashMap>`: the map a user writes first.

@@ -27,11 +27,18 @@ pub fn below(value: u64, n: u64) -> u64 {
     ((value as u128 * n as u128) >> 64) as u64
 }
 
-/// The `i`-th key of a universe: an odd-constant multiply, a bijection, so distinct indices give
-/// distinct keys spread over all 64 bits (every table hashes or mixes its keys anyway).
+/// The `i`-th key of a universe: MurmurHash3's 64-bit finaliser of `i`, a bijection, so distinct
+/// indices give distinct keys, and the keys look uniformly random, as Zobrist keys and state
+/// hashes do (so `SearchCache` may be measured with `Keys::Random` on them). Its constants differ
+/// from `searchcache::mix64`'s (SplitMix64), so the table's own mixer does not undo it.
 #[inline(always)]
 pub fn key_of(i: u64) -> u64 {
-    i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d_4c95_7f2d
+    let mut x = i;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ x >> 33
 }
 
 #[cfg(test)]

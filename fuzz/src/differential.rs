@@ -1,12 +1,12 @@
 //! Differential target: a random sequence of store / probe / new_generation / clear on a tiny
-//! table (1-3 buckets, four entries each or `Slots::Single`) and on the reference model; after
+//! table (1-3 buckets, four entries each or `Slots::Single`, keys mixed or `Keys::Random`) and on the reference model; after
 //! every operation every key used so far must probe alike, and generation and hashfull must
 //! agree. Single-threaded, so the two must agree exactly.
 
 use crate::input::Input;
 use crate::reference::Reference;
 use crate::values::{ChessEntry, FuzzValue, IdaBound};
-use searchcache::{HugePages, Options, SearchCache, Size, Slots};
+use searchcache::{HugePages, Keys, Options, SearchCache, Size, Slots};
 
 /// Runs one input. The first byte picks the table shape and the value type.
 pub fn run(data: &[u8]) {
@@ -22,13 +22,15 @@ pub fn run(data: &[u8]) {
 fn run_with<V: FuzzValue>(shape: u8, mut input: Input) {
     let buckets = usize::from(shape % 3) + 1;
     let single = shape & 0x80 != 0;
+    let random_keys = shape & 0x40 != 0;
     let options = Options::default()
         .huge_pages(HugePages::Never)
-        .slots(if single { Slots::Single } else { Slots::Bucket });
+        .slots(if single { Slots::Single } else { Slots::Bucket })
+        .keys(if random_keys { Keys::Random } else { Keys::Any });
     let table = SearchCache::<V>::with_options(Size::Entries(buckets * 4), options)
         .expect("a table of 1-3 buckets");
     assert_eq!(table.buckets(), buckets);
-    let mut model = Reference::<V>::new(buckets, single);
+    let mut model = Reference::<V>::new(buckets, single, random_keys);
     let mut keys: Vec<u64> = Vec::new();
 
     while !input.is_empty() {

@@ -2,7 +2,8 @@
 //! plain `Option`s in plain vectors, the original keys, no bit packing, no atomics.
 //!
 //! Documented rules it implements: a key lives in bucket `⌊mix64(key) · n / 2^64⌋` (with
-//! `Slots::Single`, in entry `⌊mix64(key) · 4n / 2^64⌋` of the table); a store goes to the entry
+//! `Slots::Single`, in entry `⌊mix64(key) · 4n / 2^64⌋` of the table; with `Keys::Random`, the
+//! key itself in place of `mix64(key)`); a store goes to the entry
 //! holding the same key (the value's `merge` decides what is written, `None` leaves the entry
 //! untouched, generation included), else to the first empty entry, else evicts the entry of
 //! least `depth − AGE_WEIGHT · age` (saturating, first of equals); age is generations since the
@@ -23,22 +24,27 @@ struct Entry<V> {
 pub struct Reference<V> {
     entries: Vec<Option<Entry<V>>>,
     single: bool,
+    /// `Keys::Random`: keys are used unmixed.
+    random_keys: bool,
     generation: u8,
 }
 
 impl<V: Pack64> Reference<V> {
-    /// An empty model of `buckets` buckets; `single` for `Slots::Single`.
-    pub fn new(buckets: usize, single: bool) -> Self {
+    /// An empty model of `buckets` buckets; `single` for `Slots::Single`, `random_keys` for
+    /// `Keys::Random`.
+    pub fn new(buckets: usize, single: bool, random_keys: bool) -> Self {
         Reference {
             entries: vec![None; buckets * 4],
             single,
+            random_keys,
             generation: 0,
         }
     }
 
     /// The entries `key` may use, as indices into `entries`.
     fn candidates(&self, key: u64) -> std::ops::Range<usize> {
-        let high_product = |n: usize| ((u128::from(mix64(key)) * n as u128) >> 64) as usize;
+        let used = if self.random_keys { key } else { mix64(key) };
+        let high_product = |n: usize| ((u128::from(used) * n as u128) >> 64) as usize;
         if self.single {
             let slot = high_product(self.entries.len());
             slot..slot + 1

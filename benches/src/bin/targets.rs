@@ -8,11 +8,12 @@
 //! pair cancels out of each ratio.
 //!
 //! Everything is built once at the start: a buffer for the bare loops and a filled
-//! `SearchCache` with huge pages and with 4 KiB pages, and a dashmap pre-sized and filled with
-//! the same universe (about 6.5 GiB at the default 1 GiB).
+//! `SearchCache` with huge pages, with 4 KiB pages and with huge pages and `Keys::Random`, and a dashmap pre-sized and filled with
+//! the same universe (about 7.5 GiB at the default 1 GiB).
 
+use searchcache::Keys;
 use searchcache_bench::bare::{Buffer, LineRead, MixedRead};
-use searchcache_bench::contender::{searchcache, Bench, Peer};
+use searchcache_bench::contender::{searchcache_with, Bench, Peer};
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, run, Outcome, Spec};
 use searchcache_bench::workload::Workload;
@@ -109,6 +110,8 @@ enum Cell {
         threads: usize,
         prefetch: bool,
     },
+    /// `SearchCache` told its keys are random (`Keys::Random`, huge pages), plain calls.
+    RandomKeys { mix: &'static str, threads: usize },
     /// dashmap on a mix.
     DashMap { mix: &'static str, threads: usize },
 }
@@ -217,6 +220,36 @@ fn pairs() -> Vec<Pair> {
             }
         }
     }
+    // Keys the caller vouches are random (Zobrist keys, state hashes) skip the mixer.
+    for threads in [1, 2] {
+        pairs.push(Pair {
+            what: format!(
+                "probe of random keys (Keys::Random) ÷ bare read, {threads} thread(s), ns/op"
+            ),
+            numerator: Cell::RandomKeys {
+                mix: "probe-only",
+                threads,
+            },
+            denominator: Cell::Bare {
+                huge,
+                threads,
+                prefetch: false,
+            },
+            by_rate: false,
+            target: Some((1.15, false)),
+        });
+        for mix in MIXES {
+            pairs.push(Pair {
+                what: format!(
+                    "{mix}, Keys::Random: searchcache ÷ dashmap, {threads} thread(s), ops/s"
+                ),
+                numerator: Cell::RandomKeys { mix, threads },
+                denominator: Cell::DashMap { mix, threads },
+                by_rate: true,
+                target: Some((3.0, true)),
+            });
+        }
+    }
     for (prefetch, target) in [(false, Some((1.8, true))), (true, None)] {
         pairs.push(Pair {
             what: format!(
@@ -299,7 +332,8 @@ fn pairs() -> Vec<Pair> {
 /// Everything the cells run on.
 struct Subjects {
     buffers: [Buffer; 2],
-    tables: [searchcache::SearchCache<u32>; 2],
+    /// Huge pages, 4 KiB pages, huge pages with `Keys::Random`.
+    tables: [searchcache::SearchCache<u32>; 3],
     dashmap: Box<dyn Bench>,
     universe: u64,
     duration: Duration,
@@ -346,6 +380,9 @@ impl Subjects {
                 &self.tables[pages(huge)],
                 &self.spec(mix, threads, prefetch),
             ),
+            Cell::RandomKeys { mix, threads } => {
+                run(&self.tables[2], &self.spec(mix, threads, false))
+            }
             Cell::DashMap { mix, threads } => self.dashmap.run(&self.spec(mix, threads, false)),
         }
     }
@@ -377,13 +414,17 @@ fn build(c: &Config) -> Result<Subjects, String> {
     let universe = (bytes / 16) as u64;
     let started = Instant::now();
     let buffer = |huge| Buffer::new(bytes, huge).map_err(|e| format!("buffer: {e}"));
-    let table = |huge| -> Result<_, String> {
-        let t = searchcache(bytes, huge).map_err(|e| e.to_string())?;
+    let table = |huge, keys| -> Result<_, String> {
+        let t = searchcache_with(bytes, huge, keys).map_err(|e| e.to_string())?;
         fill(&t, universe, 2);
         Ok(t)
     };
     let buffers = [buffer(true)?, buffer(false)?];
-    let tables = [table(true)?, table(false)?];
+    let tables = [
+        table(true, Keys::Any)?,
+        table(false, Keys::Any)?,
+        table(true, Keys::Random)?,
+    ];
     let dashmap = Peer::DashMap.build(bytes, universe as usize, true);
     dashmap.fill(universe, 2);
     eprintln!(
