@@ -4,8 +4,8 @@
 //!   the table, results summed, so nothing orders the loads and the core overlaps as many misses
 //!   as it can. This is the floor under any probe of a table that costs one line per lookup.
 //! * The same, prefetched in batches: prefetch a batch's lines, then load them.
-//! * Two steps from the bare read towards a probe, to see where a probe's time goes:
-//!   [`MixedRead`] mixes the key first, [`LineRead`] also loads the whole line.
+//! * The bare read of the key after the table's mixer ([`MixedRead`]): what mixing costs, the
+//!   step between a bare read and a probe.
 //! * Dependent pointer chasing: each load's value is the next address, so misses cannot overlap;
 //!   this is the memory latency one probe would see alone.
 //!
@@ -166,31 +166,14 @@ impl Contender for Buffer {
     }
 }
 
-/// The bare read's key mixed first, with the table's own mixer (`searchcache::mix64`): the
-/// first step of the decomposition of a probe's cost into its parts (see the `targets` runner).
+/// The bare read's key mixed first, with the table's own mixer (`searchcache::mix64`): splits
+/// a probe's cost over a bare read into mixing and the bucket's work (see the `targets` runner).
 pub struct MixedRead<'a>(pub &'a Buffer);
 
 impl Contender for MixedRead<'_> {
     #[inline(always)]
     fn read(&self, key: u64) -> bool {
         self.0.read(mix64(key))
-    }
-    fn insert(&self, _key: u64, _value: u32) {}
-    fn remove(&self, _key: u64) {}
-}
-
-/// The second step: the mixed key's whole line read, its eight words folded and compared with
-/// the key. Everything a four-entry bucket probe must load, with one compare in place of the
-/// probe's four key checks and its select of the matching entry.
-pub struct LineRead<'a>(pub &'a Buffer);
-
-impl Contender for LineRead<'_> {
-    #[inline(always)]
-    fn read(&self, key: u64) -> bool {
-        let mixed = mix64(key);
-        let at = below(mixed, self.0.lines as u64) as usize * WORDS_PER_LINE;
-        let line = &self.0.words()[at..at + WORDS_PER_LINE];
-        line.iter().fold(0, |folded, word| folded ^ word) != mixed
     }
     fn insert(&self, _key: u64, _value: u32) {}
     fn remove(&self, _key: u64) {}

@@ -6,7 +6,7 @@
 //! position's count about once per 2^16 probes of a full bucket and corrupt the total.
 
 use cozy_chess::Board;
-use searchcache::{Pack64, SearchCache, Size};
+use searchcache::{Keys, Options, Pack64, SearchCache, Size};
 
 /// Leaf count under `board` at `depth` (bulk-counted at the last ply).
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -101,5 +101,6 @@ pub fn perft_cached(board: &Board, depth: u32, table: &SearchCache<SubtreeCount>
 
 /// A table for [`perft_cached`] of `mib` MiB.
 pub fn perft_table(mib: usize) -> Result<SearchCache<SubtreeCount>, searchcache::Error> {
-    SearchCache::new(Size::Mib(mib))
+    // Keys are Zobrist hashes XORed with a per-depth constant: random, so used unmixed.
+    SearchCache::with_options(Size::Mib(mib), Options::default().keys(Keys::Random))
 }

@@ -13,7 +13,7 @@
 //! 119 fit; the engine never iterates deeper than `MAX_DEPTH` (100).
 
 use cozy_chess::{Board, Move, Piece, Square};
-use searchcache::{HugePages, Options, Pack64, SearchCache, Size, Slots};
+use searchcache::{HugePages, Keys, Options, Pack64, SearchCache, Size, Slots};
 
 /// Scores at or beyond this magnitude are mates: `MATE - plies to mate`.
 pub const MATE: i32 = 32_000;
@@ -212,7 +212,12 @@ impl TableConfig {
         } else {
             HugePages::Never
         };
-        Options::default().slots(self.slots).huge_pages(pages)
+        // Board hashes are Zobrist keys (XORs of random 64-bit numbers): random already, so the
+        // table need not mix them again.
+        Options::default()
+            .slots(self.slots)
+            .huge_pages(pages)
+            .keys(Keys::Random)
     }
 }
 

@@ -12,7 +12,7 @@
 //! the same universe (about 7.5 GiB at the default 1 GiB).
 
 use searchcache::Keys;
-use searchcache_bench::bare::{Buffer, LineRead, MixedRead};
+use searchcache_bench::bare::{Buffer, MixedRead};
 use searchcache_bench::contender::{searchcache_with, Bench, Peer};
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, run, Outcome, Spec};
@@ -99,8 +99,6 @@ enum Cell {
     },
     /// The bare read of the mixed key's line (huge pages).
     Mixed { threads: usize },
-    /// All eight words of the mixed key's line, folded (huge pages).
-    Line { threads: usize },
     /// Dependent loads, one thread.
     Chase { huge: bool },
     /// `SearchCache` on a mix.
@@ -164,7 +162,7 @@ fn pairs() -> Vec<Pair> {
             target: Some((1.3, false)),
         });
     }
-    // Where a plain probe's time goes: mixing the key, loading the whole line, checking it.
+    // Where a plain probe's time goes: mixing the key, then the bucket's work.
     for threads in [1, 2] {
         let bare = Cell::Bare {
             huge,
@@ -177,16 +175,15 @@ fn pairs() -> Vec<Pair> {
                 Cell::Mixed { threads },
                 bare,
             ),
-            ("line read ÷ bare read", Cell::Line { threads }, bare),
             (
-                "probe ÷ line read",
+                "probe ÷ bare read of the mixed key",
                 Cell::Cache {
                     huge,
                     mix: "probe-only",
                     threads,
                     prefetch: false,
                 },
-                Cell::Line { threads },
+                Cell::Mixed { threads },
             ),
         ];
         for (what, numerator, denominator) in steps {
@@ -364,10 +361,6 @@ impl Subjects {
             ),
             Cell::Mixed { threads } => run(
                 &MixedRead(&self.buffers[0]),
-                &self.spec("probe-only", threads, false),
-            ),
-            Cell::Line { threads } => run(
-                &LineRead(&self.buffers[0]),
                 &self.spec("probe-only", threads, false),
             ),
             Cell::Chase { huge } => self.buffers[pages(huge)].chase(self.duration),
