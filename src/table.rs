@@ -103,8 +103,9 @@ impl Options {
 ///   value stored for another key, and never a mix of two stores. The only exception is a true
 ///   64-bit key collision (two positions with the same key, which the table cannot tell apart)
 ///   or a torn read whose words happen to XOR to the probed key (about 2^-64 per torn read,
-///   because keys are mixed by a fixed bijection first). With random keys, a false hit needs a
-///   64-bit match: about 4 · 2^-64 per probe.
+///   because keys are mixed by a fixed bijection first; with [`Keys::Random`], because the
+///   caller's keys are random). With random keys, a false hit needs a 64-bit match: about
+///   4 · 2^-64 per probe.
 /// * A stored value may be lost at any time: evicted by a store of another key to the same
 ///   bucket, overwritten by a racing store, or dropped by the value's own
 ///   [`merge`](Pack64::merge). A probe right after a store in the same thread finds it unless
