@@ -14,6 +14,7 @@
 use searchcache::Keys;
 use searchcache_bench::bare::{Buffer, MixedRead};
 use searchcache_bench::contender::{searchcache_with, Bench, Peer};
+use searchcache_bench::memory;
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, run, Outcome, Spec};
 use searchcache_bench::workload::Workload;
@@ -487,6 +488,17 @@ fn main() -> ExitCode {
         eprintln!("round {} of {} done", round + 1, c.rounds);
     }
     let mut report = header;
+    let mib = |bytes: Option<usize>| bytes.map_or("?".into(), |b| (b >> 20).to_string());
+    let _ = writeln!(
+        report,
+        "huge pages: tables {} / {} / {} MiB of {} (huge, 4 KiB, huge with Keys::Random); \
+         whole process {} MiB",
+        mib(subjects.tables[0].huge_page_bytes()),
+        mib(subjects.tables[1].huge_page_bytes()),
+        mib(subjects.tables[2].huge_page_bytes()),
+        c.mib,
+        mib(memory::huge_page_bytes()),
+    );
     let _ = writeln!(
         report,
         "{} rounds, {:.0} s, load average at end {}\n",
