@@ -52,8 +52,9 @@ pub enum Keys {
     Any,
     /// Keys that are already uniformly random 64-bit hashes: Zobrist keys, or
     /// [`StateHash`](crate::StateHash) parts. The table uses them as given and saves the
-    /// mixer: a probe is 37 instructions instead of 49 (callgrind), and a loop of plain probes
-    /// ran 1.24x faster at 1 GiB and 1.28x at 1 MiB (BENCHMARKS.md).
+    /// mixer: a probe is 37 instructions instead of 49 (callgrind). In time that was worth
+    /// 0.98-1.20x on plain probes of a 1 GiB table, within the noise of the machine it was
+    /// measured on (BENCHMARKS.md).
     ///
     /// The caller vouches for the randomness. With structured keys (counters, packed states)
     /// the buckets cluster, and the torn-read bound of the Guarantees no longer holds: a torn

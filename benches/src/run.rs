@@ -186,6 +186,19 @@ pub fn run<C: Contender>(table: &C, spec: &Spec) -> Outcome {
     })
 }
 
+/// The leanest loop that still does a table's work: `ops` reads of uniformly drawn keys of the
+/// universe, nothing else (no operation mix, no batch, no stop flag). Returns the hits. What
+/// the `lean` runner times, to show how much of a probe's cost the measurement loop hides.
+#[inline(never)]
+pub fn lean_reads<C: Contender>(table: &C, universe: u64, ops: u64, seed: u64) -> u64 {
+    let mut rng = WyRand::new(seed);
+    let mut hits = 0;
+    for _ in 0..ops {
+        hits += u64::from(table.read(key_of(below(rng.next_u64(), universe))));
+    }
+    hits
+}
+
 /// Picks each operation's key.
 struct KeySource {
     keys: Keys,
@@ -247,6 +260,18 @@ mod tests {
     use super::*;
     use crate::contender::searchcache;
     use crate::workload::ALL;
+
+    #[test]
+    fn the_lean_loop_finds_what_was_filled() {
+        let table = searchcache(1 << 20, true).unwrap();
+        let universe = (table.capacity() / 2) as u64;
+        fill(&table, universe, 2);
+        let hits = lean_reads(&table, universe, 10_000, 7);
+        // Half a table's worth of keys: nearly all stay.
+        assert!(hits > 9_000 && hits <= 10_000, "{hits}");
+        let empty = searchcache(1 << 20, true).unwrap();
+        assert_eq!(lean_reads(&empty, universe, 10_000, 7), 0);
+    }
 
     #[test]
     fn runs_count_what_they_did() {
