@@ -424,3 +424,41 @@ fn failed_hash_allocation_keeps_the_old_table() {
     assert_legal(&board_after(STARTPOS, &["e2e4"]), &again);
     assert!(engine.quit());
 }
+
+/// `go searchmoves` restricts the root to the listed moves: the best move comes from the list
+/// even when it is a poor move, illegal entries are reported and dropped, and a list with no
+/// legal move falls back to searching every move.
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.read_until(|l| l == "uciok");
+    engine.send("position startpos moves e2e4 e7e5");
+    let board = board_after(STARTPOS, &["e2e4", "e7e5"]);
+    // The king walk and a queen sortie: nothing a free search at this depth would pick first.
+    let lines = engine.go("depth 6 searchmoves e1e2 d1h5");
+    let best = best_move(&lines);
+    assert!(best == "e1e2" || best == "d1h5", "{best} not in the list");
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let pv = field(line, "pv").unwrap();
+        assert!(pv == "e1e2" || pv == "d1h5", "a PV leaves the list: {line}");
+    }
+    // One move: it is the answer at any depth.
+    let lines = engine.go("depth 4 searchmoves g1f3");
+    assert_eq!(best_move(&lines), "g1f3");
+    // An illegal entry is reported and dropped; the legal one is searched.
+    let lines = engine.go("depth 3 searchmoves e2e4 b1c3");
+    assert!(
+        lines.iter().any(|l| l.contains("'e2e4' is not legal")),
+        "{lines:#?}"
+    );
+    assert_eq!(best_move(&lines), "b1c3");
+    // No legal move in the list: every move is searched, and the answer is legal.
+    let lines = engine.go("depth 3 searchmoves e2e4");
+    assert!(
+        lines.iter().any(|l| l.contains("searching all moves")),
+        "{lines:#?}"
+    );
+    assert_legal(&board, &lines);
+    assert!(engine.quit());
+}

@@ -70,6 +70,7 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
                 deadlines: Deadlines::unlimited(start),
                 infinite: false,
             },
+            root_moves: Vec::new(),
             report: false,
         };
         let outcome = search(&task, threads, |_| {});

@@ -64,6 +64,8 @@ pub struct Task<'a> {
     pub shared: &'a Shared,
     /// Limits.
     pub limits: Limits,
+    /// The root moves to consider (`go searchmoves`); empty means every legal move.
+    pub root_moves: Vec<Move>,
     /// Print `info` lines (UCI) or stay silent (bench).
     pub report: bool,
 }
@@ -172,7 +174,12 @@ impl<'a> Worker<'a> {
     /// Iterative deepening with aspiration windows.
     fn iterate(&mut self) -> Outcome {
         let root = self.task.root.clone();
-        let mut best = first_legal_move(&root);
+        let mut best = self
+            .task
+            .root_moves
+            .first()
+            .copied()
+            .or_else(|| first_legal_move(&root));
         let mut best_score = 0;
         let mut completed = 0;
         if best.is_none() {
@@ -365,9 +372,12 @@ impl<'a> Worker<'a> {
 
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
+        let only = if root { &self.task.root_moves[..] } else { &[] };
         board.generate_moves(|piece_moves| {
             for mv in piece_moves {
-                moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
+                if only.is_empty() || only.contains(&mv) {
+                    moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
+                }
             }
             false
         });

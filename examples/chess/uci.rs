@@ -194,6 +194,7 @@ impl Engine {
         let mut depth = None;
         let mut nodes = None;
         let mut infinite = false;
+        let mut root_moves = Vec::new();
         let mut errors = Vec::new();
         let white = self.board.side_to_move() == Color::White;
         let mut i = 0;
@@ -231,11 +232,22 @@ impl Engine {
                 "infinite" => infinite = true,
                 "ponder" => {}
                 "searchmoves" => {
-                    // Not supported: skip the moves that follow.
-                    while i + 1 < args.len() && parse_uci_move(&self.board, args[i + 1]).is_ok() {
+                    // Every following word that reads as a move; illegal ones are reported and
+                    // dropped, and with none left the search considers every move.
+                    while let Some(Ok(mv)) = args
+                        .get(i + 1)
+                        .map(|text| parse_uci_move(&self.board, text))
+                    {
                         i += 1;
+                        if self.board.is_legal(mv) {
+                            root_moves.push(mv);
+                        } else {
+                            errors.push(format!("searchmoves: '{}' is not legal here", args[i]));
+                        }
                     }
-                    errors.push("searchmoves is not supported; searching all moves".into());
+                    if root_moves.is_empty() {
+                        errors.push("searchmoves: no legal move given; searching all moves".into());
+                    }
                 }
                 other => errors.push(format!("unknown go parameter '{}'", truncate(other))),
             }
@@ -269,6 +281,7 @@ impl Engine {
                     tt: &tt,
                     shared: &thread_shared,
                     limits,
+                    root_moves,
                     report: true,
                 };
                 search(&task, threads, |outcome| match outcome.best {
