@@ -3,7 +3,7 @@
 //! On a shared virtual machine the same loop's speed at 1 GiB moves by ±30 % from one minute to
 //! the next (the host's memory traffic; see BENCHMARKS.md), so a ratio of two cells measured
 //! minutes apart, as the matrix takes them, carries that noise. Here every ratio is taken from
-//! its two cells run back to back, 0.1 s each, the order swapped every round, for many rounds;
+//! its two cells run back to back, 0.05 s each, the order swapped every round, for 31 rounds;
 //! the report gives the median ratio over the rounds and its spread. A drift slower than one
 //! pair cancels out of each ratio.
 //!
@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "\
 usage: targets [options]
   --mib MIB       table size (default 1024)
-  --rounds N      rounds of every pair (default 11)
-  --secs S        seconds per cell per round (default 0.1)
+  --rounds N      rounds of every pair (default 31)
+  --secs S        seconds per cell per round (default 0.05)
   --out DIR       where targets-TAG.md goes (default benches/results)
   --tag NAME      (default the UTC time, HHMM)";
 
@@ -51,8 +51,8 @@ struct Config {
 fn parse_args() -> Result<Config, String> {
     let mut c = Config {
         mib: 1024,
-        rounds: 11,
-        duration: Duration::from_millis(100),
+        rounds: 31,
+        duration: Duration::from_millis(50),
         out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results"),
         tag: shell("date -u +%H%M"),
     };
