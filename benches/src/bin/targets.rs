@@ -7,9 +7,9 @@
 //! the report gives the median ratio over the rounds and its spread. A drift slower than one
 //! pair cancels out of each ratio.
 //!
-//! Everything is built once at the start: a buffer for the bare loops and a filled
-//! `SearchCache` with huge pages, with 4 KiB pages and with huge pages and `Keys::Random`, and a dashmap pre-sized and filled with
-//! the same universe (about 7.5 GiB at the default 1 GiB).
+//! Everything is built once at the start: a buffer for the bare loops, three filled
+//! `SearchCache`s (huge pages, 4 KiB pages, huge pages with `Keys::Random`), and a dashmap
+//! pre-sized and filled with the same universe (about 7.5 GiB at the default 1 GiB).
 
 use searchcache::Keys;
 use searchcache_bench::bare::{Buffer, MixedRead};
