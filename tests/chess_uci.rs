@@ -462,3 +462,36 @@ fn searchmoves_restricts_the_root() {
     assert_legal(&board, &lines);
     assert!(engine.quit());
 }
+
+/// `go ponder`: no `bestmove` while pondering, whatever the clock says, until `ponderhit` (then
+/// the search is on the clock, which has long run out here, so the answer comes at once) or
+/// `stop`; the engine offers the `Ponder` option GUIs look for.
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let hello = engine.read_until(|l| l == "uciok");
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name Ponder type check")));
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos");
+    // 100 ms on the clock: a normal `go` answers within it.
+    engine.send("go ponder wtime 100 btime 100");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let meanwhile = engine.sync();
+    assert!(
+        !meanwhile.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove while pondering: {meanwhile:#?}"
+    );
+    engine.send("ponderhit");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert_legal(&board_after(STARTPOS, &[]), &lines);
+    // Pondering ended by `stop` answers too.
+    engine.send("go ponder wtime 100000 btime 100000");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    engine.send("stop");
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    assert_legal(&board_after(STARTPOS, &[]), &lines);
+    assert!(engine.quit());
+}

@@ -50,6 +50,9 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// Nodes of all threads (flushed every `NODE_BATCH`).
     pub nodes: AtomicU64,
+    /// `go ponder` until `ponderhit`: the clock and node limits are suspended (the clock still
+    /// runs from `go`, as Stockfish counts it) and `bestmove` waits, as for `infinite`.
+    pub pondering: AtomicBool,
 }
 
 /// A search to run: the position, how it was reached, and the shared state.
@@ -97,7 +100,9 @@ pub fn search(task: &Task, threads: usize, decided: impl FnOnce(&Outcome)) -> Ou
             let _ = helper.spawn_scoped(scope, move || Worker::new(task, id).iterate());
         }
         let outcome = Worker::new(task, 0).iterate();
-        while task.limits.infinite && !task.shared.stop.load(Relaxed) {
+        while (task.limits.infinite || task.shared.pondering.load(Relaxed))
+            && !task.shared.stop.load(Relaxed)
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         task.shared.stop.store(true, Relaxed);
@@ -207,7 +212,9 @@ impl<'a> Worker<'a> {
             completed = target;
             if self.is_main() {
                 self.report(&root, target, score);
-                if self.task.limits.deadlines.soft_expired() {
+                if self.task.limits.deadlines.soft_expired()
+                    && !self.task.shared.pondering.load(Relaxed)
+                {
                     break;
                 }
             }
@@ -261,7 +268,7 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         if self.unflushed >= NODE_BATCH {
             self.flush_nodes();
-            if self.is_main() {
+            if self.is_main() && !self.task.shared.pondering.load(Relaxed) {
                 let limits = &self.task.limits;
                 let total = self.task.shared.nodes.load(Relaxed);
                 if limits.deadlines.hard_expired() || limits.nodes.is_some_and(|n| total >= n) {

@@ -99,7 +99,16 @@ impl Engine {
                 }
                 Ok(())
             }
-            "ponderhit" => Ok(()),
+            "ponderhit" => {
+                // The opponent played the expected move: the search goes on, now on the clock.
+                if let Some(running) = &self.running {
+                    running
+                        .shared
+                        .pondering
+                        .store(false, std::sync::atomic::Ordering::Relaxed);
+                }
+                Ok(())
+            }
             "setoption" => self.set_option(args),
             "quit" => {
                 self.finish_search(true);
@@ -124,8 +133,13 @@ impl Engine {
     /// End of input: let a bounded search finish (so `echo 'go depth 8' | chess` answers),
     /// stop an infinite one.
     pub fn end_of_input(&mut self) {
-        let infinite = self.running.as_ref().is_some_and(|r| r.infinite);
-        self.finish_search(infinite);
+        let endless = self.running.as_ref().is_some_and(|r| {
+            r.infinite
+                || r.shared
+                    .pondering
+                    .load(std::sync::atomic::Ordering::Relaxed)
+        });
+        self.finish_search(endless);
     }
 
     fn identify(&self) {
@@ -138,6 +152,7 @@ impl Engine {
         println!("option name TTSlots type combo default Bucket var Bucket var Single");
         println!("option name TTPrefetch type check default true");
         println!("option name HugePages type check default true");
+        println!("option name Ponder type check default false");
         println!("uciok");
     }
 
@@ -195,6 +210,7 @@ impl Engine {
         let mut nodes = None;
         let mut infinite = false;
         let mut root_moves = Vec::new();
+        let mut ponder = false;
         let mut errors = Vec::new();
         let white = self.board.side_to_move() == Color::White;
         let mut i = 0;
@@ -230,7 +246,7 @@ impl Engine {
                 "movestogo" => clock.moves_to_go = number(),
                 "mate" => depth = number().map(mate_depth),
                 "infinite" => infinite = true,
-                "ponder" => {}
+                "ponder" => ponder = true,
                 "searchmoves" => {
                     // Every following word that reads as a move; illegal ones are reported and
                     // dropped, and with none left the search considers every move.
@@ -266,6 +282,9 @@ impl Engine {
             infinite,
         };
         let shared = Arc::new(Shared::default());
+        shared
+            .pondering
+            .store(ponder, std::sync::atomic::Ordering::Relaxed);
         let tt = Arc::clone(&self.tt);
         let root = self.board.clone();
         let history = self.history.clone();
@@ -333,6 +352,14 @@ impl Engine {
                 self.tt.clear();
                 Ok(())
             }
+            // The GUI says whether it will send `go ponder`; either way there is nothing to set.
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => Ok(()),
+                _ => Err(format!(
+                    "Ponder must be true or false, not '{}'",
+                    truncate(&value)
+                )),
+            },
             "move overhead" => {
                 self.overhead_ms =
                     parse_in_range(&value, 0, MAX_OVERHEAD_MS as usize, "Move Overhead")? as u64;
