@@ -87,13 +87,6 @@ impl Slot {
     pub(crate) fn key(self) -> u64 {
         key_of(self.check, self.data)
     }
-
-    /// Whether the slot holds `key`: occupied, and the two words agree on it. Computed with `&`,
-    /// not `&&`, so that callers can select a slot with no branch on table memory (issue 8).
-    #[inline]
-    pub(crate) fn holds(self, key: u64) -> bool {
-        self.is_occupied() & (key_of(self.check, self.data) == key)
-    }
 }
 
 impl Bucket {

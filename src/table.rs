@@ -208,7 +208,7 @@ impl<V: Pack64> SearchCache<V> {
     pub fn probe(&self, key: u64) -> Option<V> {
         let mixed = self.mixed(key);
         let (bucket, entries) = self.locate(mixed);
-        let data = held_data(entries, mixed, |i| bucket.read(i));
+        let data = with_entries(entries, |e| held(e, mixed, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
@@ -224,11 +224,7 @@ impl<V: Pack64> SearchCache<V> {
         let mixed = self.mixed(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
-        let choice = if entries == (0..ENTRIES) {
-            choose::<V>(0..ENTRIES, mixed, now, |i| bucket.read(i))
-        } else {
-            choose::<V>(entries, mixed, now, |i| bucket.read(i))
-        };
+        let choice = with_entries(entries, |e| choose::<V>(e, mixed, now, |i| bucket.read(i)));
         match choice {
             Choice::Held { slot, data } => {
                 let old = decode(data);
@@ -351,16 +347,28 @@ impl<V: Pack64> SearchCache<V> {
     }
 }
 
-/// The data word of the first entry of `entries` that holds `mixed`, or a word without
-/// `OCCUPIED` if none does.
+/// Runs `scan` on `entries`, passing the whole bucket as a constant range: the common case then
+/// gets its own copy of the scan with the loop fully unrolled (~15 instructions less per
+/// operation than the loop over a variable range, which `Slots::Single` needs).
+#[inline(always)]
+fn with_entries<R>(entries: Range<usize>, scan: impl FnOnce(Range<usize>) -> R) -> R {
+    if entries == (0..ENTRIES) {
+        scan(0..ENTRIES)
+    } else {
+        scan(entries)
+    }
+}
+
+/// The first entry of `entries` that holds `mixed`, and its data word; the data word is without
+/// `OCCUPIED` if none does. The one matching rule of probe and store.
 ///
 /// Every candidate is read and the match selected without a branch on table memory: an early
 /// exit at a random slot mispredicts about once a lookup, and a mispredicted branch that waits on
 /// a cache miss serialises the misses of consecutive lookups (issue 8: a 1 MiB probe loop ran
 /// at pointer-chase speed, ~10x a bare read). `select_unpredictable` keeps LLVM from turning a
-/// select back into a branch (it did, for the last slot). Scanning backwards keeps the first
-/// matching entry when a race left the key in two. The whole-bucket case gets its own
-/// constant-range copy of the loop, fully unrolled.
+/// select back into a branch (it did, for the last slot), and only scalars are selected (LLVM
+/// splits a select of a tuple into branches). Scanning backwards keeps the first matching entry
+/// when a race left the key in two.
 ///
 /// Entries are matched on the key alone, not on `OCCUPIED` too: 9 of a probe's 64 instructions
 /// (callgrind), and at DRAM sizes a probe's time grows with its instruction count, because fewer
@@ -371,21 +379,15 @@ impl<V: Pack64> SearchCache<V> {
 /// so every entry before the key's is occupied. A store racing `clear` can break that, and the
 /// cost is a miss, never a wrong value.
 #[inline(always)]
-fn held_data(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> u64 {
-    #[inline(always)]
-    fn scan(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> u64 {
-        let mut data = 0;
-        for i in entries.rev() {
-            let slot = read(i);
-            data = select_unpredictable(slot.key() == mixed, slot.data, data);
-        }
-        data
+fn held(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> (usize, u64) {
+    let (mut at, mut data) = (entries.start, 0);
+    for i in entries.rev() {
+        let slot = read(i);
+        let holds = slot.key() == mixed;
+        at = select_unpredictable(holds, i, at);
+        data = select_unpredictable(holds, slot.data, data);
     }
-    if entries == (0..ENTRIES) {
-        scan(0..ENTRIES, mixed, read)
-    } else {
-        scan(entries, mixed, read)
-    }
+    (at, data)
 }
 
 /// Where a store goes.
@@ -401,12 +403,12 @@ enum Choice {
 /// see different buckets: the first entry holding `mixed`, else the first empty entry, else the
 /// first of the entries whose `depth − AGE_WEIGHT · age` is least.
 ///
-/// Both scans select with `cmov` like [`held_data`]; the one branch left is whether the key is
+/// Both scans select with `cmov` like [`held`]; the one branch left is whether the key is
 /// held (taken ~80 % of the time in the benchmarks' mixes), because skipping the victim scan on
 /// that path is worth more than the mispredicts. Measured side by side at 1 GiB, 100 % stores:
-/// this shape 1.75x faster than the branchy scan with the bucket copied to the stack (144 → 101
-/// instructions, 0.50 → 0.32 mispredicts per store), while a store with no branch at all was
-/// 0.75x, slower: it always paid for both scans.
+/// this shape 1.75x faster than the branchy scans of commit 43d9399 (callgrind: 144 → 105
+/// instructions per store, 110 since probe and store share [`held`]; 0.50 → 0.32 mispredicts),
+/// while a store with no branch at all was 0.75x, slower: it always paid for both scans.
 #[inline(always)]
 fn choose<V: Pack64>(
     entries: Range<usize>,
@@ -415,17 +417,11 @@ fn choose<V: Pack64>(
     read: impl Fn(usize) -> Slot,
 ) -> Choice {
     let mut slots = [Slot { check: 0, data: 0 }; ENTRIES];
-    // Scalars only: LLVM keeps a select of a scalar as `cmov`, but splits a select of a tuple
-    // into branches.
-    let (mut held_slot, mut held_data) = (usize::MAX, 0);
-    for i in entries.clone().rev() {
-        let slot = read(i);
-        slots[i] = slot;
-        let holds = slot.holds(mixed);
-        held_slot = select_unpredictable(holds, i, held_slot);
-        held_data = select_unpredictable(holds, slot.data, held_data);
+    for i in entries.clone() {
+        slots[i] = read(i);
     }
-    if held_slot != usize::MAX {
+    let (held_slot, held_data) = held(entries.clone(), mixed, |i| slots[i]);
+    if held_data & OCCUPIED != 0 {
         return Choice::Held {
             slot: held_slot,
             data: held_data,

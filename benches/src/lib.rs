@@ -10,9 +10,11 @@
 
 pub mod bare;
 pub mod contender;
+pub mod host;
 pub mod memory;
 pub mod plot;
 pub mod report;
 pub mod rng;
 pub mod run;
+pub mod spread;
 pub mod workload;

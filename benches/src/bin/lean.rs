@@ -10,6 +10,7 @@ use searchcache_bench::bare::Buffer;
 use searchcache_bench::contender::searchcache_with;
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, lean_reads};
+use searchcache_bench::spread::spread;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -37,11 +38,6 @@ fn parse_args() -> Result<(usize, usize, u64), String> {
         }
     }
     Ok((mib, rounds, ops))
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() -> ExitCode {
@@ -108,7 +104,7 @@ fn main() -> ExitCode {
         .iter()
         .zip(&ns)
     {
-        println!("| {name} | {:.1} |", median(v.clone()));
+        println!("| {name} | {:.1} |", spread(v.clone()).0);
     }
     println!("\n| ratio | median |\n|---|---:|");
     for (name, v) in [
@@ -119,7 +115,7 @@ fn main() -> ExitCode {
     .iter()
     .zip(&ratios)
     {
-        println!("| {name} | {:.2} |", median(v.clone()));
+        println!("| {name} | {:.2} |", spread(v.clone()).0);
     }
     ExitCode::SUCCESS
 }

@@ -4,6 +4,7 @@
 
 use searchcache_bench::bare::Buffer;
 use searchcache_bench::contender::{searchcache, Peer, FIXED_CACHE_ENTRY_BYTES, PEERS};
+use searchcache_bench::host::{load_average, machine};
 use searchcache_bench::memory;
 use searchcache_bench::plot;
 use searchcache_bench::report::{size_name, Family, Results, Row};
@@ -414,27 +415,6 @@ fn peer_row(
     }
 }
 
-fn shell(command: &str) -> String {
-    std::process::Command::new("sh")
-        .args(["-c", command])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
-}
-
-fn machine() -> String {
-    let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-");
-    format!(
-        "date {}; CPU{}; {} cores; THP {}; load average at start {}",
-        shell("date -u '+%Y-%m-%d %H:%M UTC'"),
-        cpu,
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        memory::thp_mode(),
-        shell("cut -d' ' -f1-3 /proc/loadavg"),
-    )
-}
-
 fn main() -> ExitCode {
     let c = match parse_args() {
         Ok(c) => c,
@@ -531,7 +511,7 @@ fn main() -> ExitCode {
     let report = format!(
         "{header}total {:.0} s, load average at end {}\n{}{}{}",
         started.elapsed().as_secs_f64(),
-        shell("cut -d' ' -f1-3 /proc/loadavg"),
+        load_average(),
         m.results.summary(target),
         m.results.targets(target, 256 << 20),
         m.results.markdown(),

@@ -14,9 +14,11 @@
 use searchcache::Keys;
 use searchcache_bench::bare::{Buffer, MixedRead};
 use searchcache_bench::contender::{searchcache_with, Bench, Peer};
+use searchcache_bench::host::{load_average, machine, shell};
 use searchcache_bench::memory;
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, run, Outcome, Spec};
+use searchcache_bench::spread::spread;
 use searchcache_bench::workload::Workload;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -89,6 +91,17 @@ fn parse_args() -> Result<Config, String> {
     Ok(c)
 }
 
+/// Which of the three `SearchCache`s a cell runs on (their index in `Subjects::tables`).
+#[derive(Clone, Copy, Debug)]
+enum Table {
+    /// Huge pages, mixed keys: the default build.
+    Huge = 0,
+    /// 4 KiB pages (`HugePages::Never`).
+    Small = 1,
+    /// Huge pages, `Keys::Random`.
+    RandomKeys = 2,
+}
+
 /// One side of a ratio: a loop and what it runs.
 #[derive(Clone, Copy, Debug)]
 enum Cell {
@@ -104,15 +117,32 @@ enum Cell {
     Chase { huge: bool },
     /// `SearchCache` on a mix.
     Cache {
-        huge: bool,
+        table: Table,
         mix: &'static str,
         threads: usize,
         prefetch: bool,
     },
-    /// `SearchCache` told its keys are random (`Keys::Random`, huge pages), plain calls.
-    RandomKeys { mix: &'static str, threads: usize },
     /// dashmap on a mix.
     DashMap { mix: &'static str, threads: usize },
+}
+
+/// The bare read on huge pages.
+fn bare(threads: usize, prefetch: bool) -> Cell {
+    Cell::Bare {
+        huge: true,
+        threads,
+        prefetch,
+    }
+}
+
+/// `SearchCache` (`table`) on `mix`.
+fn cache(table: Table, mix: &'static str, threads: usize, prefetch: bool) -> Cell {
+    Cell::Cache {
+        table,
+        mix,
+        threads,
+        prefetch,
+    }
 }
 
 /// What is compared, and what the target says of `numerator ÷ denominator`.
@@ -126,201 +156,135 @@ struct Pair {
     target: Option<(f64, bool)>,
 }
 
+/// "≤ bound".
+const fn at_most(bound: f64) -> Option<(f64, bool)> {
+    Some((bound, false))
+}
+
+/// "≥ bound".
+const fn at_least(bound: f64) -> Option<(f64, bool)> {
+    Some((bound, true))
+}
+
+/// A ratio of ns/op (`what` gets ", ns/op").
+fn time(what: String, numerator: Cell, denominator: Cell, target: Option<(f64, bool)>) -> Pair {
+    Pair {
+        what: what + ", ns/op",
+        numerator,
+        denominator,
+        by_rate: false,
+        target,
+    }
+}
+
+/// A ratio of ops/s (`what` gets ", ops/s").
+fn rate(what: String, numerator: Cell, denominator: Cell, target: Option<(f64, bool)>) -> Pair {
+    Pair {
+        what: what + ", ops/s",
+        numerator,
+        denominator,
+        by_rate: true,
+        target,
+    }
+}
+
 fn pairs() -> Vec<Pair> {
-    let huge = true;
+    use Table::{Huge, RandomKeys, Small};
     let mut pairs = Vec::new();
-    for threads in [1, 2] {
-        pairs.push(Pair {
-            what: format!("probe ÷ bare read, {threads} thread(s), ns/op"),
-            numerator: Cell::Cache {
-                huge,
-                mix: "probe-only",
-                threads,
-                prefetch: false,
-            },
-            denominator: Cell::Bare {
-                huge,
-                threads,
-                prefetch: false,
-            },
-            by_rate: false,
-            target: Some((1.15, false)),
-        });
-        pairs.push(Pair {
-            what: format!("prefetched probe ÷ prefetched bare read, {threads} thread(s), ns/op"),
-            numerator: Cell::Cache {
-                huge,
-                mix: "probe-only",
-                threads,
-                prefetch: true,
-            },
-            denominator: Cell::Bare {
-                huge,
-                threads,
-                prefetch: true,
-            },
-            by_rate: false,
-            target: Some((1.3, false)),
-        });
+    for t in [1, 2] {
+        let threads = format!("{t} thread(s)");
+        pairs.push(time(
+            format!("probe ÷ bare read, {threads}"),
+            cache(Huge, "probe-only", t, false),
+            bare(t, false),
+            at_most(1.15),
+        ));
+        pairs.push(time(
+            format!("prefetched probe ÷ prefetched bare read, {threads}"),
+            cache(Huge, "probe-only", t, true),
+            bare(t, true),
+            at_most(1.3),
+        ));
+        // Where a plain probe's time goes: mixing the key, then the bucket's work.
+        pairs.push(time(
+            format!("bare read of the mixed key ÷ bare read, {threads}"),
+            Cell::Mixed { threads: t },
+            bare(t, false),
+            None,
+        ));
+        pairs.push(time(
+            format!("probe ÷ bare read of the mixed key, {threads}"),
+            cache(Huge, "probe-only", t, false),
+            Cell::Mixed { threads: t },
+            None,
+        ));
     }
-    // Where a plain probe's time goes: mixing the key, then the bucket's work.
-    for threads in [1, 2] {
-        let bare = Cell::Bare {
-            huge,
-            threads,
-            prefetch: false,
-        };
-        let steps = [
-            (
-                "bare read of the mixed key ÷ bare read",
-                Cell::Mixed { threads },
-                bare,
-            ),
-            (
-                "probe ÷ bare read of the mixed key",
-                Cell::Cache {
-                    huge,
-                    mix: "probe-only",
-                    threads,
-                    prefetch: false,
-                },
-                Cell::Mixed { threads },
-            ),
-        ];
-        for (what, numerator, denominator) in steps {
-            pairs.push(Pair {
-                what: format!("{what}, {threads} thread(s), ns/op"),
-                numerator,
-                denominator,
-                by_rate: false,
-                target: None,
-            });
-        }
-    }
-    for threads in [1, 2] {
+    for t in [1, 2] {
         for mix in MIXES {
             for prefetch in [false, true] {
-                pairs.push(Pair {
-                    what: format!(
-                        "{mix}{}: searchcache ÷ dashmap, {threads} thread(s), ops/s",
-                        if prefetch { " (batched prefetch)" } else { "" }
-                    ),
-                    numerator: Cell::Cache {
-                        huge,
-                        mix,
-                        threads,
-                        prefetch,
-                    },
-                    denominator: Cell::DashMap { mix, threads },
-                    by_rate: true,
-                    target: (!prefetch).then_some((3.0, true)),
-                });
+                let batched = if prefetch { " (batched prefetch)" } else { "" };
+                pairs.push(rate(
+                    format!("{mix}{batched}: searchcache ÷ dashmap, {t} thread(s)"),
+                    cache(Huge, mix, t, prefetch),
+                    Cell::DashMap { mix, threads: t },
+                    if prefetch { None } else { at_least(3.0) },
+                ));
             }
         }
     }
     // Keys the caller vouches are random (Zobrist keys, state hashes) skip the mixer.
-    for threads in [1, 2] {
-        pairs.push(Pair {
-            what: format!(
-                "probe of random keys (Keys::Random) ÷ bare read, {threads} thread(s), ns/op"
-            ),
-            numerator: Cell::RandomKeys {
-                mix: "probe-only",
-                threads,
-            },
-            denominator: Cell::Bare {
-                huge,
-                threads,
-                prefetch: false,
-            },
-            by_rate: false,
-            target: Some((1.15, false)),
-        });
+    for t in [1, 2] {
+        pairs.push(time(
+            format!("probe of random keys (Keys::Random) ÷ bare read, {t} thread(s)"),
+            cache(RandomKeys, "probe-only", t, false),
+            bare(t, false),
+            at_most(1.15),
+        ));
         for mix in MIXES {
-            pairs.push(Pair {
-                what: format!(
-                    "{mix}, Keys::Random: searchcache ÷ dashmap, {threads} thread(s), ops/s"
-                ),
-                numerator: Cell::RandomKeys { mix, threads },
-                denominator: Cell::DashMap { mix, threads },
-                by_rate: true,
-                target: Some((3.0, true)),
-            });
+            pairs.push(rate(
+                format!("{mix}, Keys::Random: searchcache ÷ dashmap, {t} thread(s)"),
+                cache(RandomKeys, mix, t, false),
+                Cell::DashMap { mix, threads: t },
+                at_least(3.0),
+            ));
         }
     }
-    for (prefetch, target) in [(false, Some((1.8, true))), (true, None)] {
-        pairs.push(Pair {
-            what: format!(
-                "probe-only{}: 2 threads ÷ 1 thread, ops/s",
-                if prefetch { " (batched prefetch)" } else { "" }
-            ),
-            numerator: Cell::Cache {
-                huge,
-                mix: "probe-only",
-                threads: 2,
-                prefetch,
-            },
-            denominator: Cell::Cache {
-                huge,
-                mix: "probe-only",
-                threads: 1,
-                prefetch,
-            },
-            by_rate: true,
+    for (prefetch, target) in [(false, at_least(1.8)), (true, None)] {
+        let batched = if prefetch { " (batched prefetch)" } else { "" };
+        pairs.push(rate(
+            format!("probe-only{batched}: 2 threads ÷ 1 thread"),
+            cache(Huge, "probe-only", 2, prefetch),
+            cache(Huge, "probe-only", 1, prefetch),
             target,
-        });
+        ));
     }
-    pairs.push(Pair {
-        what: "bare read: 2 threads ÷ 1 thread, ops/s (the machine's own scaling)".into(),
-        numerator: Cell::Bare {
-            huge,
-            threads: 2,
-            prefetch: false,
-        },
-        denominator: Cell::Bare {
-            huge,
-            threads: 1,
-            prefetch: false,
-        },
-        by_rate: true,
-        target: None,
-    });
-    pairs.push(Pair {
-        what: "probe: 4 KiB pages ÷ huge pages, 1 thread, ns/op".into(),
-        numerator: Cell::Cache {
-            huge: false,
-            mix: "probe-only",
-            threads: 1,
-            prefetch: false,
-        },
-        denominator: Cell::Cache {
-            huge,
-            mix: "probe-only",
-            threads: 1,
-            prefetch: false,
-        },
-        by_rate: false,
-        target: Some((1.0, true)),
-    });
-    pairs.push(Pair {
-        what: "bare read: 4 KiB pages ÷ huge pages, 1 thread, ns/op".into(),
-        numerator: Cell::Bare {
-            huge: false,
-            threads: 1,
-            prefetch: false,
-        },
-        denominator: Cell::Bare {
-            huge,
-            threads: 1,
-            prefetch: false,
-        },
-        by_rate: false,
-        target: None,
-    });
+    pairs.push(rate(
+        "bare read: 2 threads ÷ 1 thread (the machine's own scaling)".into(),
+        bare(2, false),
+        bare(1, false),
+        None,
+    ));
+    pairs.push(time(
+        "probe: 4 KiB pages ÷ huge pages, 1 thread".into(),
+        cache(Small, "probe-only", 1, false),
+        cache(Huge, "probe-only", 1, false),
+        at_least(1.0),
+    ));
+    let small_bare = Cell::Bare {
+        huge: false,
+        threads: 1,
+        prefetch: false,
+    };
+    pairs.push(time(
+        "bare read: 4 KiB pages ÷ huge pages, 1 thread".into(),
+        small_bare,
+        bare(1, false),
+        None,
+    ));
     pairs.push(Pair {
         what: "pointer chase: 4 KiB pages ÷ huge pages, ns/load".into(),
         numerator: Cell::Chase { huge: false },
-        denominator: Cell::Chase { huge },
+        denominator: Cell::Chase { huge: true },
         by_rate: false,
         target: None,
     });
@@ -366,41 +330,17 @@ impl Subjects {
             ),
             Cell::Chase { huge } => self.buffers[pages(huge)].chase(self.duration),
             Cell::Cache {
-                huge,
+                table,
                 mix,
                 threads,
                 prefetch,
             } => run(
-                &self.tables[pages(huge)],
+                &self.tables[table as usize],
                 &self.spec(mix, threads, prefetch),
             ),
-            Cell::RandomKeys { mix, threads } => {
-                run(&self.tables[2], &self.spec(mix, threads, false))
-            }
             Cell::DashMap { mix, threads } => self.dashmap.run(&self.spec(mix, threads, false)),
         }
     }
-}
-
-/// The median and the extremes of some ratios.
-fn spread(mut ratios: Vec<f64>) -> (f64, f64, f64) {
-    ratios.sort_by(f64::total_cmp);
-    let n = ratios.len();
-    let median = if n % 2 == 1 {
-        ratios[n / 2]
-    } else {
-        (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
-    };
-    (median, ratios[0], ratios[n - 1])
-}
-
-fn shell(command: &str) -> String {
-    std::process::Command::new("sh")
-        .args(["-c", command])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
 }
 
 fn build(c: &Config) -> Result<Subjects, String> {
@@ -447,11 +387,8 @@ fn main() -> ExitCode {
         }
     };
     let header = format!(
-        "date {}; CPU{}; {} cores; load average at start {}\ncommand: targets {}\n",
-        shell("date -u '+%Y-%m-%d %H:%M UTC'"),
-        shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-"),
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        shell("cut -d' ' -f1-3 /proc/loadavg"),
+        "{}\ncommand: targets {}\n",
+        machine(),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
     );
     eprint!("{header}");
@@ -504,7 +441,7 @@ fn main() -> ExitCode {
         "{} rounds, {:.0} s, load average at end {}\n",
         c.rounds,
         started.elapsed().as_secs_f64(),
-        shell("cut -d' ' -f1-3 /proc/loadavg")
+        load_average()
     );
     let _ = writeln!(
         report,
