@@ -10,9 +10,9 @@ QUICK=${1:-}
 TWOPC=8 PHIL=16 MEM=32
 if [[ "$QUICK" == "--quick" ]]; then TWOPC=5 PHIL=10 MEM=8; fi
 
-cargo build --release --example modelcheck -q
+cargo build --release -p modelcheck -q
 (cd benches && cargo build --release --bin stateright_models -q)
-MC=$ROOT/target/release/examples/modelcheck
+MC=$ROOT/target/release/modelcheck
 SR=$ROOT/benches/target/release/stateright_models
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

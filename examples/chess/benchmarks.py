@@ -8,7 +8,7 @@ medians are reported. Single-threaded comparisons use the main search thread's C
 inflate; the threads comparison uses wall time to depth. Node counts of single-threaded runs
 are deterministic.
 
-    cargo build --release --example chess
+    cargo build --release -p chess
     python3 examples/chess/benchmarks.py [--depth 9] [--repeat 3] [--big-hash 1024]
 
 Needs only the standard library (no python-chess).
@@ -30,7 +30,7 @@ HUGE_LINE = re.compile(r"^info string table memory on huge pages: (\d+) MiB")
 
 def default_engine_path():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(root, "target", "release", "examples", "chess")
+    return os.path.join(root, "target", "release", "chess")
 
 
 def bench(engine, options, depth, threads=1):

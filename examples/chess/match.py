@@ -9,7 +9,7 @@ on its connection count as protocol problems). Then runs python-chess's `analyse
 Threads and Clear Hash options, and checks the answer.
 
     pip install chess; apt-get install stockfish
-    cargo build --release --example chess
+    cargo build --release -p chess
     python3 examples/chess/match.py [--games 12] [--skill 0] [--tc 1+0.01]
 """
 
@@ -59,7 +59,7 @@ class Failure(Exception):
 
 def default_engine_path():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(root, "target", "release", "examples", "chess")
+    return os.path.join(root, "target", "release", "chess")
 
 
 def play_game(ours, stockfish, opening, ours_white, base, inc):

@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUB=${1:-1-25}
-cargo build --release --example fifteen >/dev/null 2>&1
-B=target/release/examples/fifteen
+cargo build --release -p fifteen >/dev/null 2>&1
+B=target/release/fifteen
 PDB=(--pdb-dir target/fifteen-pdb)
 $B --korf 1 "${PDB[@]}" >/dev/null # build the pattern databases once, outside the timings
 date -u; uptime; lscpu | grep -E "Model name|^CPU\(s\)"; cat /sys/kernel/mm/transparent_hugepage/enabled

@@ -1,6 +1,7 @@
-//! The logic of searchcache's fuzz targets, kept out of `fuzz_targets/` so that the library's
-//! own test suite (`tests/fuzz_corpus.rs`) replays the committed corpus through the very same
-//! code without libFuzzer. Each target is a `fn(&[u8])` that panics on a finding.
+//! The logic of searchcache's fuzz targets, kept out of `fuzz_targets/` so that this package's
+//! test (`tests/corpus.rs`, run by `cargo test --workspace`) replays the committed corpus
+//! through the very same code without libFuzzer. Each target is a `fn(&[u8])` that panics on a
+//! finding.
 
 pub mod differential;
 pub mod input;

@@ -1,16 +1,9 @@
-//! The model checker example's models, unchanged (same state type, same successor function),
+//! The model checker's models (the `modelcheck` package's library), unchanged (same state type, same successor function),
 //! checked by `stateright` so the comparison in BENCHMARKS.md measures the engines only.
 //!
 //! `stateright_models <2pc|philosophers> <N> <threads> <bfs|dfs>`
 
-#[allow(dead_code)]
-#[path = "../../../examples/modelcheck/model.rs"]
-mod model;
-#[allow(dead_code)]
-#[path = "../../../examples/modelcheck/models/mod.rs"]
-mod models;
-
-use model::{Invariant, Model};
+use modelcheck::{models, Invariant, Model};
 use stateright::{Checker, Property};
 use std::time::Instant;
 

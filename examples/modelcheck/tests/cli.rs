@@ -1,23 +1,6 @@
 //! The model checker's command line: usage errors and a full table's error, never a panic.
 
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/bfs.rs"]
-mod bfs;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/cli.rs"]
-mod cli;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/model.rs"]
-mod model;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/models/mod.rs"]
-mod models;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/trace.rs"]
-mod trace;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/visited.rs"]
-mod visited;
+use modelcheck::{cli, models};
 
 fn run(args: &[&str]) -> (i32, String) {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();

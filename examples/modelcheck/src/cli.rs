@@ -1,9 +1,10 @@
 //! The command line: flags, the run, and the report printed after it.
 
-use crate::bfs::{check, Config, Schedule, Verdict};
+use crate::bfs::{Options, Schedule, Verdict};
 use crate::model::Model;
 use crate::models::{with_model, WithModel, CATALOGUE};
-use crate::visited::{Mode, Visited};
+use crate::visited::Mode;
+use crate::{check, Report};
 use std::io::Write;
 
 /// Exit status: the search finished (or hit `--max-depth`) without finding an error.
@@ -15,10 +16,6 @@ pub const EXIT_USAGE: i32 = 2;
 /// Exit status: the search could not finish (full table, trace error).
 pub const EXIT_ERROR: i32 = 3;
 
-/// Default visited-storage size: 256 MiB holds 33 M fingerprints (fp64) or 67 M signatures
-/// (fp32); pages are only touched as the table fills.
-const DEFAULT_MEMORY_MIB: usize = 256;
-
 /// A parsed command line.
 #[derive(Clone, Debug)]
 pub struct Args {
@@ -26,12 +23,8 @@ pub struct Args {
     pub model: String,
     /// The model's size.
     pub size: usize,
-    /// The search settings.
-    pub config: Config,
-    /// The visited storage.
-    pub mode: Mode,
-    /// Its size in MiB.
-    pub memory_mib: usize,
+    /// The search and storage settings.
+    pub options: Options,
 }
 
 /// The usage text: flags, then every model.
@@ -77,15 +70,10 @@ fn number(flag: &str, value: Option<&String>) -> Result<usize, String> {
 /// Parses the arguments after the program name. `Ok(None)`: `--help`.
 pub fn parse(args: &[String]) -> Result<Option<Args>, String> {
     let mut positional = Vec::new();
-    let mut config = Config {
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        max_depth: None,
-        deadlock: true,
+    let mut config = Options {
         progress: true,
-        schedule: Schedule::Chunks,
+        ..Options::default()
     };
-    let mut mode = Mode::Fp64;
-    let mut memory_mib = DEFAULT_MEMORY_MIB;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -97,19 +85,20 @@ pub fn parse(args: &[String]) -> Result<Option<Args>, String> {
                 }
             }
             "--memory" => {
-                memory_mib = number(arg, it.next())?;
+                let memory_mib = number(arg, it.next())?;
                 if memory_mib == 0 {
                     return Err("--memory takes at least 1 (MiB)".into());
                 }
+                config.memory_bytes = memory_mib.saturating_mul(1 << 20);
             }
             "--max-depth" => config.max_depth = Some(number(arg, it.next())?),
             "--mode" => {
                 let name = it.next().ok_or("--mode needs a value")?;
-                mode = Mode::parse(name).ok_or_else(|| {
+                config.mode = Mode::parse(name).ok_or_else(|| {
                     format!("--mode takes fp64, fp32, bitstate or exact, got `{name}`")
                 })?;
             }
-            "--exact" => mode = Mode::Exact,
+            "--exact" => config.mode = Mode::Exact,
             "--schedule" => {
                 config.schedule = match it.next().map(String::as_str) {
                     Some("chunks") => Schedule::Chunks,
@@ -146,9 +135,7 @@ pub fn parse(args: &[String]) -> Result<Option<Args>, String> {
     Ok(Some(Args {
         model,
         size,
-        config,
-        mode,
-        memory_mib,
+        options: config,
     }))
 }
 
@@ -196,19 +183,20 @@ impl WithModel for Run<'_> {
 }
 
 fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Result<i32> {
-    let memory_bytes = args.memory_mib.saturating_mul(1 << 20);
-    let visited = match Visited::<M::State>::new(args.mode, memory_bytes) {
-        Ok(v) => v,
-        Err(e) => {
+    let Report {
+        stats,
+        verdict,
+        storage,
+    } = check(model, &args.options);
+    let Some(storage) = storage else {
+        if let Verdict::Error(e) = &verdict {
             writeln!(out, "error: {e}")?;
-            return Ok(EXIT_ERROR);
         }
+        return Ok(EXIT_ERROR);
     };
-    let outcome = check(model, &visited, &args.config);
-    let stats = &outcome.stats;
     let secs = stats.elapsed.as_secs_f64();
     let states = stats.states.max(1) as f64;
-    let schedule = match args.config.schedule {
+    let schedule = match args.options.schedule {
         Schedule::Chunks => "chunks",
         Schedule::Steal => "steal",
     };
@@ -216,10 +204,10 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
     writeln!(
         out,
         "mode: {}, {} threads, schedule {schedule}",
-        args.mode.name(),
-        args.config.threads
+        storage.mode.name(),
+        args.options.threads
     )?;
-    let (status, result) = match &outcome.verdict {
+    let (status, result) = match &verdict {
         Verdict::Complete => (
             EXIT_OK,
             "no error: every reachable state visited".to_string(),
@@ -228,7 +216,7 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
             EXIT_OK,
             format!(
                 "no error up to --max-depth {}",
-                args.config.max_depth.unwrap_or(0)
+                args.options.max_depth.unwrap_or(0)
             ),
         ),
         Verdict::Counterexample(trace) => (
@@ -244,12 +232,12 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
     writeln!(out, "depth: {}", stats.depth)?;
     writeln!(out, "time: {secs:.3} s")?;
     writeln!(out, "states/s: {:.0}", stats.states as f64 / secs.max(1e-9))?;
-    let storage = visited.memory_bytes();
     writeln!(
         out,
-        "visited storage: {storage} bytes, {:.2} bytes/state ({} bytes/slot)",
-        storage as f64 / states,
-        visited.slot_bits() as f64 / 8.0
+        "visited storage: {} bytes, {:.2} bytes/state ({} bytes/slot)",
+        storage.bytes,
+        storage.bytes as f64 / states,
+        storage.slot_bits as f64 / 8.0
     )?;
     writeln!(
         out,
@@ -262,22 +250,22 @@ fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Res
         "frontier peak: {} bytes (full states of two levels)",
         stats.frontier_peak_bytes
     )?;
-    if visited.may_report_new_twice() {
+    if storage.may_report_new_twice {
         writeln!(out, "racing duplicates dropped: {}", stats.duplicates)?;
     }
-    if let Some(load) = visited.load_factor() {
+    if let Some(load) = storage.load_factor {
         writeln!(out, "load factor: {load:.3}")?;
     }
-    let omission = visited.omission(stats.transitions);
+    let omission = storage.omission;
     writeln!(
         out,
         "omission bound: {:.3e} ({})",
         omission.value, omission.name
     )?;
-    if let Some(tlc) = visited.tlc_optimistic(stats.states as usize, stats.transitions) {
+    if let Some(tlc) = storage.tlc_optimistic {
         writeln!(out, "TLC-style optimistic estimate: {tlc:.3e}")?;
     }
-    if let Verdict::Counterexample(trace) = &outcome.verdict {
+    if let Verdict::Counterexample(trace) = &verdict {
         writeln!(out, "trace (replayed and checked):")?;
         writeln!(
             out,

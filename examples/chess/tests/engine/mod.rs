@@ -1,14 +1,10 @@
-//! Drives the built `chess` example over UCI, for the chess integration tests.
-
-//!
-//! The binary is `target/<profile>/examples/chess`, next to the test's own `deps/` directory;
-//! `cargo test` builds examples, and if it is missing (a single `--test` run) it is built here.
+//! Drives the built `chess` binary over UCI, for the chess integration tests (cargo builds the
+//! package's binary for its integration tests: `CARGO_BIN_EXE_chess`).
 
 // Each test file uses a different subset of these helpers.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -17,28 +13,8 @@ use std::time::{Duration, Instant};
 /// two cores between several jobs).
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
-fn binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("test executable lies in target/<profile>/deps")
-        .to_path_buf();
-    let path = profile_dir
-        .join("examples")
-        .join(format!("chess{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let release = profile_dir.file_name().is_some_and(|p| p == "release");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--example", "chess"]);
-        if release {
-            build.arg("--release");
-        }
-        let status = build.status().expect("run cargo build --example chess");
-        assert!(status.success(), "cargo build --example chess failed");
-    }
-    path
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_chess")
 }
 
 /// A running engine process.

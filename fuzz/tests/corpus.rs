@@ -1,26 +1,15 @@
 //! Replays the fuzz targets' committed seed corpus (`fuzz/corpus/<target>/`) through the same
-//! target code that `cargo fuzz` runs (`fuzz/src/`), without libFuzzer, plus a few thousand
-//! pseudo-random inputs per target, so `cargo test` exercises every target.
+//! target code that `cargo fuzz` runs (this package's library), without libFuzzer, plus a few
+//! thousand pseudo-random inputs per target, so `cargo test --workspace` exercises every target.
 
-#[path = "../fuzz/src/differential.rs"]
-mod differential;
-#[path = "../fuzz/src/input.rs"]
-mod input;
-#[path = "../fuzz/src/pack_round_trip.rs"]
-mod pack_round_trip;
-#[path = "../fuzz/src/reference.rs"]
-mod reference;
-#[path = "../fuzz/src/set_vs_hashset.rs"]
-mod set_vs_hashset;
-#[path = "../fuzz/src/values.rs"]
-mod values;
+use searchcache_fuzz::{differential, pack_round_trip, set_vs_hashset};
 
 use std::path::Path;
 
 /// Runs `target` on every file of `fuzz/corpus/<name>/`; returns how many there were.
 fn replay(name: &str, target: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
+        .join("corpus")
         .join(name);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

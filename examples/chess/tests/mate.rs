@@ -2,10 +2,10 @@
 //! exact mate distance at several depths in a row. The table is kept between the depths, so the
 //! deeper searches read mate scores stored by the shallower ones (ply ↔ node conversion).
 
-mod chess_engine;
+mod engine;
 
-use chess_engine::{best_move, last_info, score, Engine};
 use cozy_chess::{util::parse_uci_move, Board};
+use engine::{best_move, last_info, score, Engine};
 
 /// (FEN, mate distance in moves for the side to move; negative: it is mated). Distances checked
 /// with Stockfish 15.1 at depth 34.

@@ -1,21 +1,8 @@
-//! The fifteen example's input handling: every malformed board, id list, file and flag is a
+//! The fifteen solver's input handling: every malformed board, id list, file and flag is a
 //! clear error naming the problem (exit code 2 from the binary), never a panic.
 
-#![allow(dead_code)]
-
-#[path = "../examples/fifteen/board.rs"]
-mod board;
-#[path = "../examples/fifteen/heuristic.rs"]
-mod heuristic;
-#[path = "../examples/fifteen/ida.rs"]
-mod ida;
-#[path = "../examples/fifteen/input.rs"]
-mod input;
-#[path = "../examples/fifteen/pdb.rs"]
-mod pdb;
-
-use board::{Board, BoardError};
-use input::{parse_args, parse_ids, parse_instances, Command};
+use fifteen::board::{Board, BoardError};
+use fifteen::input::{parse_args, parse_ids, parse_instances, Command};
 use std::process::Command as Process;
 
 fn args(s: &str) -> Vec<String> {
@@ -160,22 +147,9 @@ fn flags_are_validated() {
     }
 }
 
-/// The example binary next to this test binary (cargo builds examples for `cargo test`).
-fn binary() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target/<profile>");
-    let bin = dir
-        .join("examples")
-        .join(format!("fifteen{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        bin.exists(),
-        "{} missing: run `cargo test` without --test filters (or build the example)",
-        bin.display()
-    );
-    bin
+/// The `fifteen` binary, which cargo builds for this package's integration tests.
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_fifteen")
 }
 
 #[test]

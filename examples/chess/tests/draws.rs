@@ -1,9 +1,9 @@
 //! Draw detection: a repetition of a position of the game history (reached through `position …
 //! moves`), the fifty-move rule, and insufficient material, seen from the search.
 
-mod chess_engine;
+mod engine;
 
-use chess_engine::{best_move, last_info, score, Engine};
+use engine::{best_move, last_info, score, Engine};
 
 #[test]
 fn the_lost_side_repeats_a_position_of_the_game() {

@@ -1,14 +1,7 @@
-//! An explicit-state model checker whose visited states are searchcache's compacted signatures.
-//!
-//! `cargo run --release --example modelcheck -- 2pc 8 --threads 2` — `--help` lists the flags and
-//! the models. See `examples/modelcheck/README.md`.
+//! The `modelcheck` binary: `cargo run --release -p modelcheck -- 2pc 8 --threads 2`; `--help`
+//! lists the flags and the models. See `examples/modelcheck/README.md`.
 
-mod bfs;
-mod cli;
-mod model;
-mod models;
-mod trace;
-mod visited;
+use modelcheck::cli;
 
 fn main() {
     let args: Result<Vec<String>, _> = std::env::args_os()

@@ -9,7 +9,7 @@
 
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
-use crate::visited::{TableFull, Visited};
+use crate::visited::{Mode, TableFull, Visited};
 use rayon::prelude::*;
 use searchcache::StateHash;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -29,19 +29,39 @@ pub enum Schedule {
     Steal,
 }
 
-/// How to search.
+/// How to check a model: the search, and the storage of the states it has seen.
 #[derive(Clone, Debug)]
-pub struct Config {
-    /// Worker threads, at least 1.
+pub struct Options {
+    /// Worker threads, at least 1 (default: every core).
     pub threads: usize,
-    /// Levels beyond this depth are not expanded.
+    /// Levels beyond this depth are not expanded (default: none).
     pub max_depth: Option<usize>,
-    /// Report states without successors (when the model counts them as errors).
+    /// Report states without successors, when the model counts them as errors (default: yes).
     pub deadlock: bool,
-    /// Print a line per level to stderr once the run takes longer than a second.
+    /// Print a line per level to stderr once the run takes longer than a second (default: no).
     pub progress: bool,
-    /// How the frontier is shared.
+    /// How the frontier is shared (default: [`Schedule::Chunks`]).
     pub schedule: Schedule,
+    /// How visited states are stored (default: [`Mode::Fp64`]).
+    pub mode: Mode,
+    /// Bytes of visited storage (default 256 MiB: 33 M fingerprints, or 67 M signatures in
+    /// [`Mode::Fp32`]); pages are only touched as the table fills. The exact mode grows up to
+    /// about this much.
+    pub memory_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_depth: None,
+            deadlock: true,
+            progress: false,
+            schedule: Schedule::Chunks,
+            mode: Mode::Fp64,
+            memory_bytes: 256 << 20,
+        }
+    }
 }
 
 /// What a search counted.
@@ -238,9 +258,9 @@ impl<M: Model> Shared<'_, M> {
 }
 
 /// Searches `model` breadth-first from its initial states, storing visited states in
-/// `visited`. Stops at the first (shallowest) invariant violation or deadlock, a full table,
-/// or `config.max_depth`.
-pub fn check<M: Model>(model: &M, visited: &Visited<M::State>, config: &Config) -> Outcome<M> {
+/// `visited` (`config.mode` and `config.memory_bytes` are the caller's to apply). Stops at the
+/// first (shallowest) invariant violation or deadlock, a full table, or `config.max_depth`.
+pub fn search<M: Model>(model: &M, visited: &Visited<M::State>, config: &Options) -> Outcome<M> {
     let started = Instant::now();
     let shared = Shared {
         model,

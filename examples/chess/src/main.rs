@@ -1,19 +1,9 @@
-//! A multi-threaded UCI chess engine whose transposition table is a `searchcache::SearchCache`.
-//!
-//! `cargo run --release --example chess`, then speak UCI (see `examples/chess/README.md`).
-//! Developer commands: `bench [depth] [threads]`, `perft N`, `perft-tt N [MiB]`, `d`.
+//! The `chess` binary: a UCI engine on stdin and stdout (see `examples/chess/README.md`).
 //!
 //! A reader thread turns stdin into lines; the main thread answers them, and each search runs on
 //! threads of its own, so `stop`, `isready` and `quit` are answered while the engine thinks.
 
-mod bench;
-mod eval;
-mod ordering;
-mod perft;
-mod search;
-mod time;
-mod tt;
-mod uci;
+use chess::uci;
 
 use std::io::BufRead;
 use std::sync::mpsc;

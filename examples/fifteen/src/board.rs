@@ -40,7 +40,12 @@ pub enum BoardError {
     /// The count is not a square of 2..=4 (4, 9 or 16 numbers).
     Count(usize),
     /// A number is not a tile of this board (tiles are 0..cells).
-    OutOfRange { tile: u32, cells: usize },
+    OutOfRange {
+        /// The number given.
+        tile: u32,
+        /// The board's cell count.
+        cells: usize,
+    },
     /// A tile appears twice.
     Repeated(u8),
     /// A tile is missing.

@@ -1,22 +1,12 @@
-//! Optimal sliding-tile puzzle solver: IDA* with a `SearchCache` of lower bounds, additive
-//! pattern databases and cooperating threads. With no arguments it solves Korf's 100 random
-//! 15-puzzle instances and prints a table.
-//!
-//! `cargo run --release --example fifteen -- --help` for the options.
+//! The `fifteen` binary: with no arguments it solves Korf's 100 random 15-puzzle instances
+//! optimally and prints a table. `cargo run --release -p fifteen -- --help` for the options.
 
-mod board;
-mod heuristic;
-mod ida;
-mod input;
-mod parallel;
-mod pdb;
-mod report;
-
-use board::Board;
-use heuristic::{Heuristic, LinearConflict, Manhattan};
-use ida::{BoundTable, Solution};
+use fifteen::board::Board;
+use fifteen::heuristic::{Heuristic, LinearConflict, Manhattan};
+use fifteen::ida::{self, BoundTable, Solution};
+use fifteen::input::{self, Command, Config, HeuristicKind};
+use fifteen::{parallel, pdb, report};
 use indicatif::{ProgressBar, ProgressStyle};
-use input::{Command, Config, HeuristicKind};
 use searchcache::Size;
 use std::process::ExitCode;
 use std::time::Instant;

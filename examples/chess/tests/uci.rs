@@ -2,10 +2,10 @@
 //! illegal FEN, `stop`/`isready` during an infinite search, and `Hash`/`Threads` changes between
 //! searches (including a `Hash` the machine cannot give).
 
-mod chess_engine;
+mod engine;
 
-use chess_engine::{best_move, field, last_info, score, Engine};
 use cozy_chess::{util::parse_uci_move, Board};
+use engine::{best_move, field, last_info, score, Engine};
 
 /// The position after `moves` (UCI notation) from `fen`.
 fn board_after(fen: &str, moves: &[&str]) -> Board {

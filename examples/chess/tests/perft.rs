@@ -1,17 +1,13 @@
-//! Perft of the standard positions against the reference counts (tests/data/chess_perft.tsv), and
+//! Perft of the standard positions against the reference counts (tests/data/perft.tsv), and
 //! perft with subtree counts cached in a `SearchCache` against plain perft.
 //!
 //! Depths are capped at `CHESS_PERFT_MAX_LEAVES` leaves per position (default 5,000,000: about
 //! 0.1 s each in release); set it higher to run the deep counts.
 
-#[allow(dead_code)]
-#[path = "../examples/chess/perft.rs"]
-mod perft;
-
+use chess::perft::{perft, perft_cached, perft_table};
 use cozy_chess::Board;
-use perft::{perft, perft_cached, perft_table};
 
-const DATA: &str = include_str!("data/chess_perft.tsv");
+const DATA: &str = include_str!("data/perft.tsv");
 
 /// (name, position, reference counts for depth 1, 2, …).
 fn positions() -> Vec<(String, Board, Vec<u64>)> {
@@ -94,10 +90,10 @@ fn cached_perft_uses_the_table() {
     let table = perft_table(16).unwrap();
     assert_eq!(perft_cached(&board, 4, &table), 4_085_603);
     let root = table
-        .probe(perft::subtree_key(&board, 4))
+        .probe(chess::perft::subtree_key(&board, 4))
         .expect("the root count is cached");
     assert_eq!(root.count, 4_085_603);
     assert_eq!(root.depth, 4);
     // The same position at another depth is another key.
-    assert!(table.probe(perft::subtree_key(&board, 5)).is_none());
+    assert!(table.probe(chess::perft::subtree_key(&board, 5)).is_none());
 }

@@ -1,27 +1,9 @@
-//! The model checker example (`examples/modelcheck`): state and transition counts against
-//! models.md, in every visited-storage mode and with 1 and 2 threads; shortest traces; the
-//! locks against an independent single-threaded BFS.
+//! The model checker: state and transition counts against models.md, in every visited-storage
+//! mode and with 1 and 2 threads; shortest traces; the locks against an independent
+//! single-threaded BFS.
 
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/bfs.rs"]
-mod bfs;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/cli.rs"]
-mod cli;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/model.rs"]
-mod model;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/models/mod.rs"]
-mod models;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/trace.rs"]
-mod trace;
-#[allow(dead_code)]
-#[path = "../examples/modelcheck/visited.rs"]
-mod visited;
+use modelcheck::{cli, models, Model};
 
-use model::Model;
 use std::collections::{HashSet, VecDeque};
 
 /// Every storage mode the checker offers.
@@ -165,16 +147,13 @@ fn buggy_lock_violation_is_found_with_a_shortest_trace_that_replays() {
     // the checker's own replay: each step is a successor with that label, and only the last
     // state breaks mutual exclusion.
     let lock = models::buggy_lock::BuggyLock::new(3).unwrap();
-    let visited = visited::Visited::new(visited::Mode::Fp64, 1 << 20).unwrap();
-    let config = bfs::Config {
+    let options = modelcheck::Options {
         threads: 2,
-        max_depth: None,
-        deadlock: true,
-        progress: false,
-        schedule: bfs::Schedule::Chunks,
+        memory_bytes: 1 << 20,
+        ..modelcheck::Options::default()
     };
-    let outcome = bfs::check(&lock, &visited, &config);
-    let bfs::Verdict::Counterexample(trace) = outcome.verdict else {
+    let report = modelcheck::check(&lock, &options);
+    let modelcheck::Verdict::Counterexample(trace) = report.verdict else {
         panic!("the buggy lock passed");
     };
     assert_eq!(trace.steps.len(), oracle_shortest_violation(&lock).unwrap());

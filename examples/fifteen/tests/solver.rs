@@ -1,31 +1,16 @@
-//! The fifteen example's solver: exact node counts against Korf 1985, optimal lengths with the
+//! The fifteen solver: exact node counts against Korf 1985, optimal lengths with the
 //! table on (1 and 2 threads), the 8-puzzle against a breadth-first search of all 181,440
 //! states, the admissibility of every table entry, and the pattern-database cache.
 //!
 //! `FIFTEEN_LONG=1` adds all of Korf's 100 with the pattern databases and the table (1 and 2
 //! threads) and exact Manhattan-distance counts for 20 instances (minutes).
 
-#![allow(dead_code)]
-
-#[path = "../examples/fifteen/board.rs"]
-mod board;
-#[path = "../examples/fifteen/heuristic.rs"]
-mod heuristic;
-#[path = "../examples/fifteen/ida.rs"]
-mod ida;
-#[path = "../examples/fifteen/input.rs"]
-mod input;
-#[path = "../examples/fifteen/parallel.rs"]
-mod parallel;
-#[path = "../examples/fifteen/pdb.rs"]
-mod pdb;
-
-use board::{Board, DIRS};
-use heuristic::{Heuristic, LinearConflict, Manhattan};
-use ida::{solve_sequential, BoundTable, Solution};
-use input::{korf100, KorfInstance};
-use parallel::solve_parallel;
-use pdb::PatternDb;
+use fifteen::board::{Board, DIRS};
+use fifteen::heuristic::{Heuristic, LinearConflict, Manhattan};
+use fifteen::ida::{solve_sequential, BoundTable, Solution};
+use fifteen::input::{korf100, KorfInstance};
+use fifteen::parallel::solve_parallel;
+use fifteen::pdb::{self, PatternDb};
 use searchcache::Size;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -70,9 +55,7 @@ fn solve<H: Heuristic>(
 }
 
 fn pdb_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target")
-        .join("fifteen-pdb")
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fifteen-pdb")
 }
 
 /// The 6-6-3 databases, built once per test binary (cached on disk under target/).

@@ -1,13 +1,11 @@
 //! The chess engine's table entry: packing round trips, the replacement rules of the seed, mate
 //! score conversion, and the legality check that keeps a colliding entry's move off the board.
 
-#[allow(dead_code)]
-#[path = "../examples/chess/tt.rs"]
-mod tt;
-
+use chess::tt::{
+    legal_move, score_from_tt, score_to_tt, unpack_move, Bound, TtEntry, MATE, MAX_PLY,
+};
 use cozy_chess::{Board, Move, Piece, Square};
 use searchcache::{Pack64, SearchCache, Size};
-use tt::{legal_move, score_from_tt, score_to_tt, unpack_move, Bound, TtEntry, MATE, MAX_PLY};
 
 fn entry(mv: Option<Move>, depth: i8, bound: Bound) -> TtEntry {
     TtEntry {

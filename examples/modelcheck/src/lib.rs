@@ -1,0 +1,121 @@
+//! An explicit-state model checker whose visited states are searchcache's compacted signatures,
+//! as a library: write a [`Model`] in plain Rust, name its [`Invariant`]s, and [`check`] it.
+//!
+//! The search is a parallel breadth-first search, level by level, so the first error found is
+//! at the shallowest depth; its trace is rebuilt from a 6-byte-per-state link log and replayed
+//! against the model before it is returned. The `modelcheck` binary is this library with a
+//! command line and the built-in [`models`].
+//!
+//! ```
+//! use modelcheck::{check, Invariant, Model, Options, Verdict};
+//!
+//! /// Two counters, each stepped up to 3; they must never both be 3.
+//! struct Counters;
+//!
+//! impl Model for Counters {
+//!     type State = (u8, u8);
+//!     type Action = &'static str;
+//!
+//!     fn name(&self) -> String {
+//!         "counters".into()
+//!     }
+//!     fn initial_states(&self) -> Vec<(u8, u8)> {
+//!         vec![(0, 0)]
+//!     }
+//!     fn successors(&self, &(a, b): &(u8, u8), out: &mut Vec<(&'static str, (u8, u8))>) {
+//!         if a < 3 {
+//!             out.push(("a", (a + 1, b)));
+//!         }
+//!         if b < 3 {
+//!             out.push(("b", (a, b + 1)));
+//!         }
+//!     }
+//!     fn invariants(&self) -> Vec<Invariant<(u8, u8)>> {
+//!         vec![Invariant::new("NotBothThree", |&(a, b): &(u8, u8)| a < 3 || b < 3)]
+//!     }
+//!     fn deadlock_is_error(&self) -> bool {
+//!         false
+//!     }
+//! }
+//!
+//! let report = check(&Counters, &Options { threads: 2, ..Options::default() });
+//! let Verdict::Counterexample(trace) = &report.verdict else { panic!("no counterexample") };
+//! assert_eq!(trace.steps.len(), 6); // a shortest trace: three steps of each counter
+//! assert_eq!(report.stats.states, 16);
+//! ```
+
+pub mod bfs;
+pub mod cli;
+pub mod model;
+pub mod models;
+pub mod trace;
+pub mod visited;
+
+pub use bfs::{Options, Outcome, Schedule, Stats, Verdict};
+pub use model::{Invariant, Model};
+pub use trace::{Failure, Trace};
+pub use visited::{Mode, Omission};
+
+use visited::Visited;
+
+/// What a run found, and what its visited storage can say about the states it may have missed.
+pub struct Report<M: Model> {
+    /// What was counted.
+    pub stats: Stats,
+    /// How the search ended.
+    pub verdict: Verdict<M>,
+    /// The visited storage after the run; `None` when it could not be built (then `verdict` is
+    /// [`Verdict::Error`] and nothing was searched).
+    pub storage: Option<Storage>,
+}
+
+/// The visited storage of a run, after it.
+#[derive(Clone, Debug)]
+pub struct Storage {
+    /// How states were stored.
+    pub mode: Mode,
+    /// Bytes the storage holds (the whole table for the compacted modes).
+    pub bytes: usize,
+    /// Bits kept per state: the signature width, bitstate's hash count, or the full state.
+    pub slot_bits: usize,
+    /// Stored states over slots, for the compacted modes.
+    pub load_factor: Option<f64>,
+    /// The mode's omission figure for this run.
+    pub omission: Omission,
+    /// TLC's "optimistic" figure, for 64-bit fingerprints.
+    pub tlc_optimistic: Option<f64>,
+    /// Whether racing threads could both have been told that one state was new (bitstate), in
+    /// which case [`Stats::duplicates`] counts the copies dropped.
+    pub may_report_new_twice: bool,
+}
+
+/// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
+/// at the first (shallowest) invariant violation or deadlock, a full visited storage, or
+/// `options.max_depth`. A counterexample in the report has been replayed against the model.
+pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
+    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes) {
+        Ok(visited) => visited,
+        Err(e) => {
+            return Report {
+                stats: Stats::default(),
+                verdict: Verdict::Error(e),
+                storage: None,
+            }
+        }
+    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options);
+    let storage = Storage {
+        mode: options.mode,
+        bytes: visited.memory_bytes(),
+        slot_bits: visited.slot_bits(),
+        load_factor: visited.load_factor(),
+        omission: visited.omission(stats.transitions),
+        tlc_optimistic: visited.tlc_optimistic(stats.states as usize, stats.transitions),
+        may_report_new_twice: visited.may_report_new_twice(),
+    };
+    Report {
+        stats,
+        verdict,
+        storage: Some(storage),
+    }
+}
