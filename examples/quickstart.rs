@@ -3,6 +3,7 @@
 //! `cargo run --release --example quickstart [MiB]` (default 64 MiB).
 
 use searchcache::{SearchCache, Size};
+use std::io::Write;
 use std::time::Instant;
 
 fn main() {
@@ -45,17 +46,25 @@ fn main() {
         }
     }
     let probe = started.elapsed();
-    println!(
-        "{mib} MiB, {} entries: stored {keys} keys in {:.2?} (2 threads)",
+    let report = format!(
+        "{mib} MiB, {} entries: stored {keys} keys in {:.2?} (2 threads)\n\
+         probed {keys}: hit rate {:.1} %, {:.1} ns/probe, wrong values {wrong}\n\
+         hashfull {} permille\n",
         table.capacity(),
-        fill
-    );
-    println!(
-        "probed {keys}: hit rate {:.1} %, {:.1} ns/probe, wrong values {wrong}",
+        fill,
         100.0 * hits as f64 / keys as f64,
-        probe.as_nanos() as f64 / keys as f64
+        probe.as_nanos() as f64 / keys as f64,
+        table.hashfull()
     );
-    println!("hashfull {} permille", table.hashfull());
+    // `println!` panics when stdout is closed (`quickstart | head -1`); a reader that has gone
+    // is no error of ours, anything else is.
+    match std::io::stdout().lock().write_all(report.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the report: {e}");
+            std::process::exit(1);
+        }
+        _ => {}
+    }
 }
 
 fn value_of(key: u64) -> u32 {
