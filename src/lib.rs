@@ -3,8 +3,8 @@
 //!
 //! [`SearchCache<V>`] maps 64-bit keys to small values ([`Pack64`], 56 bits) in 64-byte buckets of
 //! four entries. Any number of threads probe and store through `&self` with relaxed atomics and
-//! no locks; each entry is two words, `key ^ data` and `data`, so an entry torn by a racing write
-//! fails its key check and reads as a miss. The table forgets entries to make room, evicting the
+//! no locks; each entry is two words, `tag(key) ^ data` and `data`, so an entry torn by a racing
+//! write fails its key check and reads as a miss. The table forgets entries to make room, evicting the
 //! one worth least (`depth − 8 · age`, age in search generations).
 //!
 //! ```
@@ -42,8 +42,11 @@
 //! * **Never a wrong value.** A probe returns a value stored for that key, or `None`; never a
 //!   value stored for another key, never half of one store and half of another. The residual
 //!   risks are a true 64-bit key collision (the caller's hash maps two states to one key) and a
-//!   torn pair whose words XOR to the probed key, which the fixed bijective key mixer makes a
-//!   2^-64 event. With random keys a false hit costs a 64-bit match: ≈ 4 · 2^-64 per probe.
+//!   torn pair whose words happen to vouch for the probed key: about 2^-64 per torn read, because
+//!   the check word holds a multiplicative tag of the key, which moves the key a torn pair vouches
+//!   for out of the writer's bucket but for 1 time in `buckets()` (the argument is in
+//!   `src/bucket.rs`; a unit test checks that rate on constructed torn pairs, for both [`Keys`]
+//!   modes). With random keys a false hit costs a 64-bit match: ≈ 4 · 2^-64 per probe.
 //! * **Lossy.** Entries can vanish: evicted by other keys, overwritten by racing stores, or
 //!   dropped by the value's own merge rule. Use it as a cache, never as a set of record.
 //! * **Empty slots never match**, not even key 0 with an all-zero value: the table keeps a bit

@@ -1,13 +1,12 @@
 //! Key mixing and bucket indexing.
 //!
 //! Callers hand the table keys of any quality: Zobrist hashes, but also packed boards or plain
-//! counters. Two things go wrong with structured keys. They cluster (a counter's high bits barely
-//! move, and the index uses the high bits), and they make torn reads dangerous: a torn pair reads
-//! back as `k_a ^ d_a ^ d_b`, and when keys differ only in low bits and data words differ in the
-//! same low bits, that can spell another real key. After a bijective mixer, `k_a ^ k` for two
-//! distinct keys looks like 64 random bits, so a torn pair reconstructs the probed key with
-//! probability about 2^-64 per torn read. Because the mixer is a bijection, distinct keys stay
-//! distinct: mixing never adds a collision.
+//! counters. Structured keys cluster (a counter's high bits barely move, and the index uses the
+//! high bits), and their low bits are not random, which the probe's 2^-64 figure for a torn read
+//! assumes of the keys within a bucket. After a bijective mixer both hold for any key set.
+//! Because the mixer is a bijection, distinct keys stay distinct: mixing never adds a collision.
+//! (The mixer alone does not bound torn reads: a torn pair's key stayed in the writer's bucket
+//! until the check word got its tag; see `bucket.rs`.)
 
 /// The SplitMix64 / Stafford "Mix13" finalizer. Each step is invertible (an xor-shift with a
 /// non-zero shift, or a multiplication by an odd constant), so the whole map is a bijection on
