@@ -14,7 +14,7 @@
 //! words and must be built with `new`, so the table is an ordinary boxed slice.
 
 /// The size of a transparent huge page on x86-64 and (with 4 KiB base pages) on aarch64.
-#[cfg_attr(searchcache_loom, allow(dead_code))]
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// Whether a table asks the kernel for transparent huge pages.
@@ -40,13 +40,13 @@ pub enum HugePages {
 /// them qualify.
 pub(crate) unsafe trait ZeroInit: Sized + Send + Sync {
     /// The all-zero value, built safely (loom's atomics must be built this way).
-    #[cfg_attr(not(searchcache_loom), allow(dead_code))]
+    #[cfg_attr(not(any(loom, searchcache_loom)), allow(dead_code))]
     fn empty() -> Self;
 }
 
 pub(crate) use region::Region;
 
-#[cfg(not(searchcache_loom))]
+#[cfg(not(any(loom, searchcache_loom)))]
 mod region {
     use super::{HugePages, ZeroInit, HUGE_PAGE};
     use crate::size::Error;
@@ -197,7 +197,7 @@ mod region {
     }
 }
 
-#[cfg(searchcache_loom)]
+#[cfg(any(loom, searchcache_loom))]
 mod region {
     use super::{HugePages, ZeroInit};
     use crate::size::Error;
@@ -241,13 +241,13 @@ mod region {
 #[inline(always)]
 pub fn prefetch<T>(item: &T) {
     let _address = item as *const T;
-    #[cfg(all(target_arch = "x86_64", not(searchcache_loom)))]
+    #[cfg(all(target_arch = "x86_64", not(any(loom, searchcache_loom))))]
     // SAFETY: (8) a prefetch is a hint: it never faults and never changes memory, and the address
     // comes from a live reference anyway. SSE is part of the x86-64 baseline.
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(_address.cast());
     }
-    #[cfg(all(target_arch = "aarch64", not(searchcache_loom)))]
+    #[cfg(all(target_arch = "aarch64", not(any(loom, searchcache_loom))))]
     // SAFETY: as (8); `prfm` only reads the register holding the address.
     unsafe {
         std::arch::asm!(

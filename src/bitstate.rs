@@ -99,6 +99,7 @@ impl Bitstate {
     /// Sets the state's bits: [`Inserted::New`] if any was clear, else [`Inserted::Present`]
     /// (which may be a new state that is missed: see the type's guarantees).
     #[inline]
+    #[must_use = "whether the state is new decides whether to explore it"]
     pub fn insert(&self, h: StateHash) -> Inserted {
         let mut new = false;
         for (word, mask) in self.positions(h) {
@@ -116,6 +117,7 @@ impl Bitstate {
 
     /// Whether all of the state's bits are set.
     #[inline]
+    #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
         self.positions(h)
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
@@ -131,31 +133,37 @@ impl Bitstate {
     }
 
     /// States stored (`New` results); exact when no insert is running.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.tally.total(0) as usize
     }
 
     /// Whether no state has been stored.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Bits in the array (`m`).
+    #[must_use]
     pub fn bits(&self) -> usize {
         self.lines.len() * LINE_BITS
     }
 
     /// Hash functions per state (`k`).
+    #[must_use]
     pub fn hashes(&self) -> u32 {
         self.hashes
     }
 
     /// Bytes of memory: `bits / 8`.
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.lines.len() * 64
     }
 
     /// Bits set, counted by reading the whole array (a scan of `memory_bytes()`; for reports).
+    #[must_use]
     pub fn bits_set(&self) -> usize {
         self.lines
             .iter()
@@ -167,6 +175,7 @@ impl Bitstate {
     /// The chance that the next new state is missed, at the current fill:
     /// [`omission::bloom_false_positive`] at the states offered so far, estimated from `len()`
     /// by [`omission::bloom_offered`].
+    #[must_use]
     pub fn false_positive_rate(&self) -> f64 {
         let (bits, k) = (self.bits() as u64, self.hashes);
         let offered = omission::bloom_offered(self.len() as u64, bits, k);
@@ -181,6 +190,7 @@ impl Bitstate {
     /// `len()` were stored: [`omission::bloom_miss`] at `N =`
     /// [`omission::bloom_offered`]`(len, bits, k)` states offered. Print `1 −` this as SPIN's
     /// coverage estimate. 1 when the array is saturated.
+    #[must_use]
     pub fn expected_miss_fraction(&self) -> f64 {
         let (bits, k) = (self.bits() as u64, self.hashes);
         let offered = omission::bloom_offered(self.len() as u64, bits, k);

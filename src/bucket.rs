@@ -57,7 +57,7 @@ pub(crate) struct Bucket {
     words: [AtomicU64; 2 * ENTRIES],
 }
 
-#[cfg(not(searchcache_loom))]
+#[cfg(not(any(loom, searchcache_loom)))]
 const _: () = assert!(size_of::<Bucket>() == 64 && align_of::<Bucket>() == 64);
 
 // SAFETY: a bucket is eight `AtomicU64`s, for which zero bytes are the valid value `new(0)`; it

@@ -89,9 +89,11 @@ pub trait Pack64: Copy {
 
     /// Encodes the value in the low [`BITS`](Pack64::BITS) bits. Higher bits must be zero; debug
     /// builds check it, release builds mask them off (so the table's own bits stay intact).
+    #[must_use]
     fn pack(self) -> u64;
 
     /// Decodes what [`pack`](Pack64::pack) wrote. Receives exactly the bits `pack` returned.
+    #[must_use]
     fn unpack(bits: u64) -> Self;
 
     /// The depth-like worth of keeping this entry; higher survives longer. Default 0, so among

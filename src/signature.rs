@@ -153,7 +153,7 @@ pub(crate) fn clear(line: &Line) {
     }
 }
 
-#[cfg(all(test, not(searchcache_loom)))]
+#[cfg(all(test, not(any(loom, searchcache_loom))))]
 mod tests {
     use super::*;
     use crate::alloc::ZeroInit;

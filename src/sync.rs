@@ -3,11 +3,11 @@
 //! Everything racy in the crate goes through these types, so a downstream crate that embeds a
 //! `SearchCache` in its own `loom::model` sees every access of ours as a loom-tracked operation.
 
-#[cfg(not(searchcache_loom))]
+#[cfg(not(any(loom, searchcache_loom)))]
 #[allow(unused_imports)] // AtomicU32: the 32-bit visited set
 pub(crate) use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
 
-#[cfg(searchcache_loom)]
+#[cfg(any(loom, searchcache_loom))]
 #[allow(unused_imports)]
 pub(crate) use loom::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
 

@@ -2,7 +2,7 @@
 
 use crate::alloc::{self, HugePages, Region};
 use crate::bucket::{tag, Bucket, Slot, ENTRIES};
-use crate::mix::{mix64, scale};
+use crate::mix::{mix_head, mix_tail, scale};
 use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK, OCCUPIED};
 use crate::size::{Error, Size};
 use crate::stats::{CacheStats, Counters};
@@ -27,7 +27,7 @@ const HASHFULL_SAMPLE_BUCKETS: usize = 250;
 
 /// Tables of this many bytes and more are cleared by all of rayon's threads: below it, waking
 /// the pool costs more than the ~1 ms one core needs for 16 MiB.
-#[cfg_attr(searchcache_loom, allow(dead_code))]
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
 
 /// Where a key may live.
@@ -71,18 +71,21 @@ pub struct Options {
 
 impl Options {
     /// Whether to ask for transparent huge pages (default [`HugePages::Advise`]).
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
         self.huge_pages = huge_pages;
         self
     }
 
     /// Buckets of four (default) or a single slot per key.
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn slots(mut self, slots: Slots) -> Self {
         self.slots = slots;
         self
     }
 
     /// Whether keys are mixed before use (default [`Keys::Any`]: they are).
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn keys(mut self, keys: Keys) -> Self {
         self.keys = keys;
         self
@@ -175,9 +178,20 @@ impl<V: Pack64> SearchCache<V> {
     /// The key as the table uses it: mixed, unless the caller said its keys are random.
     #[inline(always)]
     fn mixed(&self, key: u64) -> u64 {
+        self.keyed(key).0
+    }
+
+    /// The key as the table uses it (its high bits choose the bucket) and the tag its entries
+    /// are checked against (`bucket.rs`): with `Keys::Any`, `mix64(key)` and the mixer's
+    /// state before its last multiplication; with `Keys::Random`, the key and `key × TAG`.
+    #[inline(always)]
+    fn keyed(&self, key: u64) -> (u64, u64) {
         match self.options.keys {
-            Keys::Any => mix64(key),
-            Keys::Random => key,
+            Keys::Any => {
+                let head = mix_head(key);
+                (mix_tail(head), head)
+            }
+            Keys::Random => (key, tag(key)),
         }
     }
 
@@ -199,16 +213,17 @@ impl<V: Pack64> SearchCache<V> {
     /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`
     /// (of `key × buckets()` with [`Keys::Random`]).
     /// Exposed for tests and for callers that shard work by bucket; never needed to use the table.
+    #[must_use]
     pub fn bucket_of(&self, key: u64) -> usize {
         scale(self.mixed(key), self.buckets.len())
     }
 
     /// The value stored for `key`, or `None`. See the type's Guarantees.
     #[inline]
+    #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
-        let mixed = self.mixed(key);
+        let (mixed, tag) = self.keyed(key);
         let (bucket, entries) = self.locate(mixed);
-        let tag = tag(mixed);
         let data = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
@@ -222,10 +237,9 @@ impl<V: Pack64> SearchCache<V> {
     /// `depth − AGE_WEIGHT · age` is least (the first of equals).
     #[inline]
     pub fn store(&self, key: u64, value: V) {
-        let mixed = self.mixed(key);
+        let (mixed, tag) = self.keyed(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
-        let tag = tag(mixed);
         let choice = with_entries(entries, |e| choose::<V>(e, tag, now, |i| bucket.read(i)));
         match choice {
             Choice::Held { slot, data } => {
@@ -258,6 +272,7 @@ impl<V: Pack64> SearchCache<V> {
     }
 
     /// The current generation, `0..128`.
+    #[must_use]
     pub fn generation(&self) -> u8 {
         self.generation.load(Relaxed) & GENERATION_MASK
     }
@@ -265,6 +280,7 @@ impl<V: Pack64> SearchCache<V> {
     /// Permille of entries written in the current generation, over a sample of the first 250
     /// buckets (1,000 entries; the whole table when smaller), as UCI's `info hashfull` reports.
     /// An estimate: a table whose fill is uneven over its buckets is misjudged accordingly.
+    #[must_use]
     pub fn hashfull(&self) -> usize {
         let now = self.generation();
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE_BUCKETS)];
@@ -298,7 +314,7 @@ impl<V: Pack64> SearchCache<V> {
     /// Runs `work` on each run of `unit` consecutive buckets (the last may be shorter): on
     /// rayon's pool for tables of 16 MiB and more, else (and under loom) on this thread.
     fn for_each_chunk(&self, unit: usize, work: impl Fn(&[Bucket]) + Sync + Send) {
-        #[cfg(not(searchcache_loom))]
+        #[cfg(not(any(loom, searchcache_loom)))]
         if self.memory_bytes() >= PARALLEL_CLEAR_BYTES {
             use rayon::prelude::*;
             // 16,384 buckets = 1 MiB per task: big enough to amortise scheduling.
@@ -311,22 +327,26 @@ impl<V: Pack64> SearchCache<V> {
     }
 
     /// How many entries the table holds when full: 4 per bucket.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.buckets.len() * ENTRIES
     }
 
     /// The number of 64-byte buckets.
+    #[must_use]
     pub fn buckets(&self) -> usize {
         self.buckets.len()
     }
 
     /// Bytes of entry memory: `64 × buckets()` (mapped tables round up to 2 MiB in the address
     /// space, but pages never touched cost no memory).
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
     }
 
     /// The options the table was built with.
+    #[must_use]
     pub fn options(&self) -> Options {
         self.options
     }
@@ -334,11 +354,13 @@ impl<V: Pack64> SearchCache<V> {
     /// Bytes of the table backed by transparent huge pages right now, read from
     /// `/proc/self/smaps` on Linux; `None` elsewhere or when it cannot be read. Pages are
     /// backed on first touch, so a fresh table reports 0.
+    #[must_use]
     pub fn huge_page_bytes(&self) -> Option<usize> {
         alloc::huge_page_bytes(self.buckets.address())
     }
 
     /// The counters, with the `stats` cargo feature; `None` without it.
+    #[must_use]
     pub fn stats(&self) -> Option<CacheStats> {
         self.counters.snapshot()
     }
@@ -464,6 +486,7 @@ mod tests {
     use super::*;
     use crate::alloc::ZeroInit;
     use crate::bucket::UNTAG;
+    use crate::mix::mix64;
     use crate::pack::{PAYLOAD_BITS, PAYLOAD_MASK};
 
     /// Torn pairs built the way the table writes them: store A's data word under store B's
@@ -520,15 +543,18 @@ mod tests {
                         };
                         let (data_a, data_b) = values(i);
                         assert_ne!(data_a, data_b);
-                        let mixed_b = table.mixed(key_b);
+                        let (mixed_b, tag_b) = table.keyed(key_b);
                         let slot = Bucket::empty();
-                        slot.write(0, tag(mixed_b), data_b);
+                        slot.write(0, tag_b, data_b);
                         let torn = Slot {
                             check: slot.read(0).check,
                             data: data_a,
                         };
                         // The table's key that the torn pair vouches for.
-                        let vouched = torn.tag().wrapping_mul(UNTAG);
+                        let vouched = match keys {
+                            Keys::Any => mix_tail(torn.tag()),
+                            Keys::Random => torn.tag().wrapping_mul(UNTAG),
+                        };
                         assert_ne!(vouched, mixed_b);
                         if scale(vouched, n) == scale(mixed_b, n) {
                             in_bucket += 1;
