@@ -15,12 +15,14 @@
 use crate::alloc::{self, AtomicLine, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
+use crate::persist::{self, FileError, Header, Kind};
 use crate::set::Inserted;
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
 use crate::sync::{AtomicU64, Ordering::Relaxed};
 use crate::tally::Tally;
 use std::fmt;
+use std::io::{Read, Write};
 
 /// Words per 64-byte line, bits per line.
 const WORDS: usize = 8;
@@ -119,6 +121,7 @@ impl Bitstate {
     #[inline]
     #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
+        crate::sync::before_read();
         self.positions(h)
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
     }
@@ -201,18 +204,52 @@ impl Bitstate {
         }
     }
 
+    /// Writes the array to `w` in the format of [`crate::persist`] (header, the bits as they lie
+    /// in memory, a count of set bits and a CRC-32), streaming. See there for a save racing
+    /// inserts. Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: Kind::Bitstate,
+            lines: self.lines.len(),
+            params: [u64::from(self.hashes), self.len() as u64, 0, 0],
+        };
+        persist::save(w, header, &self.lines, set_bits)
+    }
+
+    /// Reads an array that [`save`](Self::save) wrote: its bits, `k` and `len()`. Reads
+    /// exactly the saved bytes, no further.
+    ///
+    /// Errors: as [`crate::FingerprintSet::load`]; also a `k` outside `1..=MAX_HASHES`, or more
+    /// states than set bits (each new state sets at least one bit).
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let (header, lines, set) =
+            persist::load::<AtomicLine<WORDS>>(r, Kind::Bitstate, HugePages::Advise, set_bits)?;
+        let [hashes, stored, _, _] = header.params;
+        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set {
+            return Err(FileError::Invalid(format!(
+                "k = {hashes} and {stored} states in {set} set bits"
+            ))
+            .into());
+        }
+        let tally = Tally::new();
+        tally.add([stored]);
+        Ok(Bitstate {
+            lines,
+            hashes: hashes as u32,
+            tally,
+        })
+    }
+
     /// Clears every bit and the count (fresh zero pages when the OS gives them, else in place).
     pub fn clear(&mut self) {
-        match Region::zeroed(self.lines.len(), HugePages::Advise) {
-            Ok(fresh) => self.lines = fresh,
-            Err(_) => {
-                for w in self.lines.iter().flat_map(|line| line.0.iter()) {
-                    w.store(0, Relaxed);
-                }
-            }
-        }
+        alloc::clear_lines(&mut self.lines);
         self.tally.reset();
     }
+}
+
+/// Set bits of a line.
+fn set_bits(words: &[u64; 8]) -> u64 {
+    words.iter().map(|w| u64::from(w.count_ones())).sum()
 }
 
 impl fmt::Debug for Bitstate {

@@ -157,11 +157,7 @@ impl Bucket {
     /// Empties every entry. Skips words that are already zero, so clearing a table whose pages
     /// were never touched does not make the kernel back them with memory.
     pub(crate) fn clear(&self) {
-        for word in &self.words {
-            if word.load(Relaxed) != 0 {
-                word.store(0, Relaxed);
-            }
-        }
+        crate::alloc::clear_words(&self.words);
     }
 
     /// Writes to the bucket's page without changing it, so the OS commits the page now: a
@@ -170,5 +166,11 @@ impl Bucket {
     /// clobbers a racing store, unlike writing back a loaded value.
     pub(crate) fn touch(&self) {
         let _ = self.words[0].compare_exchange(0, 0, Relaxed, Relaxed);
+    }
+}
+
+impl crate::persist::Words for Bucket {
+    fn words(&self) -> &[AtomicU64; 8] {
+        &self.words
     }
 }

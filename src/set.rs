@@ -36,13 +36,24 @@
 use crate::alloc::{self, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
+use crate::persist::{self, FileError, Header, Kind};
 use crate::signature::{self, Line, Signature};
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
 use crate::tally::Tally;
 
 use std::fmt;
+use std::io::{Read, Write};
 use std::marker::PhantomData;
+
+/// The file kind of a set of `S` signatures.
+fn kind<S: Signature>() -> Kind {
+    if S::BITS == 64 {
+        Kind::FingerprintSet
+    } else {
+        Kind::CompactSet
+    }
+}
 
 /// [`Tally`] totals of a set: states inserted, signature comparisons those inserts made.
 const STATES: usize = 0;
@@ -93,11 +104,12 @@ impl Inserted {
 ///
 /// The model has more states than the set was sized for; its `Display` says how large a set to
 /// build for the next run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full {
     states: usize,
     capacity: usize,
     bytes_per_state: usize,
+    lines: usize,
 }
 
 impl Full {
@@ -111,6 +123,13 @@ impl Full {
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// Lines the failed insert searched: the new state's home line and up to [`WALK_LINES`]
+    /// after it (all of the set's lines, when it has no more than that).
+    #[must_use]
+    pub fn lines_searched(&self) -> usize {
+        self.lines
     }
 
     /// `states / capacity`.
@@ -135,15 +154,15 @@ impl fmt::Display for Full {
         write!(
             f,
             "visited-state set is full: {} states in {} slots (load factor {:.3}, {} bytes at {} \
-             bytes per state), no free slot within {} lines of a new state's home line. The model \
-             has more than {} states; a set for N states needs N / {} slots: for twice the states \
+             bytes per state), no free slot in the {} line(s) searched from a new state's home \
+             line. The model has more than {} states; a set for N states needs N / {} slots: for twice the states \
              so far, VisitedSet::with_expected_states({}) takes {} bytes",
             self.states,
             self.capacity,
             self.load_factor(),
             self.capacity * self.bytes_per_state,
             self.bytes_per_state,
-            WALK_LINES + 1,
+            self.lines,
             self.states,
             MAX_LOAD,
             twice,
@@ -225,12 +244,15 @@ impl<S: Signature> VisitedSet<S> {
 
     /// A set with room for `states` states at a load factor of at most [`MAX_LOAD`].
     ///
-    /// Errors: as [`new`](Self::new) (0 states still makes one line).
+    /// Errors: as [`new`](Self::new) (0 states still makes one line), except that a count
+    /// whose set overflows the address space is [`Error::TooManyStates`], naming `states`.
     pub fn with_expected_states(states: usize) -> Result<Self, Error> {
-        let slots = slots_for(states).ok_or(Error::TooLarge {
-            size: Size::Entries(states),
-        })?;
-        Self::new(Size::Entries(slots.max(1)))
+        let too_many = Error::TooManyStates { states };
+        let slots = slots_for(states).ok_or(too_many.clone())?;
+        Self::new(Size::Entries(slots.max(1))).map_err(|e| match e {
+            Error::TooLarge { .. } => too_many,
+            e => e,
+        })
     }
 
     /// The home line of a state and its signature.
@@ -242,11 +264,18 @@ impl<S: Signature> VisitedSet<S> {
         )
     }
 
+    /// How many lines a walk covers: the home line and up to [`WALK_LINES`] more, each line
+    /// of the set at most once.
+    #[inline]
+    fn walk_lines(&self) -> usize {
+        WALK_LINES.min(self.lines.len() - 1) + 1
+    }
+
     /// The lines an insert may use, home line first.
     #[inline]
     fn walk(&self, home: usize) -> impl Iterator<Item = &Line> {
         let n = self.lines.len();
-        (0..=WALK_LINES.min(n - 1)).map(move |j| {
+        (0..self.walk_lines()).map(move |j| {
             let i = home + j;
             &self.lines[if i >= n { i - n } else { i }]
         })
@@ -283,6 +312,7 @@ impl<S: Signature> VisitedSet<S> {
             states: self.len(),
             capacity: self.capacity(),
             bytes_per_state: size_of::<S>(),
+            lines: self.walk_lines(),
         })
     }
 
@@ -290,6 +320,7 @@ impl<S: Signature> VisitedSet<S> {
     #[inline]
     #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
+        crate::sync::before_read();
         let (home, signature) = self.locate(h);
         for line in self.walk(home) {
             for i in 0..S::PER_LINE {
@@ -372,13 +403,59 @@ impl<S: Signature> VisitedSet<S> {
         omission::stern_dill(self.len() as u64, self.capacity() as u64, S::BITS)
     }
 
+    /// Writes the set to `w` in the format of [`crate::persist`] (a 64-byte header, the lines
+    /// as they lie in memory, a count and a CRC-32), streaming: no copy of the set is made. See
+    /// there for what a save racing inserts writes. Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: kind::<S>(),
+            lines: self.lines.len(),
+            params: [
+                u64::from(S::BITS),
+                WALK_LINES as u64,
+                self.signature_comparisons(),
+                0,
+            ],
+        };
+        persist::save(w, header, &self.lines, |words| {
+            persist::nonzero_slots(words, S::BITS)
+        })
+    }
+
+    /// Reads a set that [`save`](Self::save) wrote, of the same signature width: its states,
+    /// `len()` (the occupied slots) and [`signature_comparisons`](Self::signature_comparisons).
+    /// Reads exactly the saved bytes, no further.
+    ///
+    /// Errors: [`Error::File`] for a file that is not such a set (another kind, another format
+    /// version, a short input, a checksum that does not match), [`Error::Io`] from `r`,
+    /// [`Error::AllocationFailed`] for memory the OS refuses. Never a panic, and never a set
+    /// built from bytes that fail a check.
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let bits = S::BITS;
+        let (header, lines, count) = persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
+            persist::nonzero_slots(w, bits)
+        })?;
+        let [width, walk, comparisons, _] = header.params;
+        if width != u64::from(bits) || walk != WALK_LINES as u64 {
+            return Err(FileError::Invalid(format!(
+                "a set of {width}-bit signatures walking {walk} lines; this build's walk is \
+                 {WALK_LINES} lines"
+            ))
+            .into());
+        }
+        let tally = Tally::new();
+        tally.add([count, comparisons]);
+        Ok(VisitedSet {
+            lines,
+            _signature: PhantomData,
+            tally,
+        })
+    }
+
     /// Empties the set. Large sets get fresh zero pages from the OS (cheap, and it returns
     /// their memory); if that allocation fails, the slots are zeroed in place instead.
     pub fn clear(&mut self) {
-        match Region::zeroed(self.lines.len(), HugePages::Advise) {
-            Ok(fresh) => self.lines = fresh,
-            Err(_) => self.lines.iter().for_each(signature::clear),
-        }
+        alloc::clear_lines(&mut self.lines);
         self.tally.reset();
     }
 }

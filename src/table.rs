@@ -6,9 +6,11 @@ use crate::mix::{mix_head, mix_tail, scale};
 use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK, OCCUPIED};
 use crate::size::{Error, Size};
 use crate::stats::{CacheStats, Counters};
-use crate::sync::{AtomicU8, Ordering::Relaxed};
+use crate::sync::{self, AtomicU8, Ordering::Relaxed};
+use crate::persist::{self, FileError, Header, Kind};
 use std::fmt;
 use std::hint::select_unpredictable;
+use std::io::{Read, Write};
 use std::marker::PhantomData;
 use std::ops::Range;
 
@@ -222,6 +224,7 @@ impl<V: Pack64> SearchCache<V> {
     #[inline]
     #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
+        sync::before_read();
         let (mixed, tag) = self.keyed(key);
         let (bucket, entries) = self.locate(mixed);
         let data = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)).1);
@@ -359,6 +362,63 @@ impl<V: Pack64> SearchCache<V> {
         alloc::huge_page_bytes(self.buckets.address())
     }
 
+    /// Writes the table to `w` in the format of [`crate::persist`] (a header naming the
+    /// options, the generation and the value's `BITS` and `AGE_WEIGHT`; the buckets as they
+    /// lie in memory; a count of occupied entries; a CRC-32), streaming: no copy of the table is
+    /// made. Stores racing the save may leave torn entries in the file, which read as misses.
+    /// Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: Kind::SearchCache,
+            lines: self.buckets.len(),
+            params: [
+                u64::from(V::BITS),
+                encode_options(self.options),
+                u64::from(self.generation()),
+                V::AGE_WEIGHT as u64,
+            ],
+        };
+        persist::save(w, header, &self.buckets, occupied_entries)
+    }
+
+    /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
+    /// and `AGE_WEIGHT` (what else the bits mean the file cannot tell: load into the type that
+    /// saved them). The table gets the saved options and generation. Reads exactly the saved
+    /// bytes, no further.
+    ///
+    /// Errors: as [`crate::FingerprintSet::load`]; also another `BITS` or `AGE_WEIGHT`, or
+    /// options this build does not know.
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let () = Fits::<V>::CHECK;
+        let mut options = None;
+        let (header, buckets, _) = persist::load::<Bucket>(
+            r,
+            Kind::SearchCache,
+            HugePages::Advise,
+            occupied_entries,
+        )?;
+        let [bits, encoded, generation, weight] = header.params;
+        if bits == u64::from(V::BITS) && weight == V::AGE_WEIGHT as u64 {
+            options = decode_options(encoded);
+        }
+        let options = options.filter(|_| generation <= u64::from(GENERATION_MASK));
+        let options = options.ok_or_else(|| {
+            FileError::Invalid(format!(
+                "a table of {bits}-bit values with age weight {weight} (options {encoded:#x}, \
+                 generation {generation}); this type has {} bits and age weight {}",
+                V::BITS,
+                V::AGE_WEIGHT
+            ))
+        })?;
+        Ok(SearchCache {
+            buckets,
+            generation: AtomicU8::new(generation as u8),
+            options,
+            counters: Counters::new(),
+            _values: PhantomData,
+        })
+    }
+
     /// The counters, with the `stats` cargo feature; `None` without it.
     #[must_use]
     pub fn stats(&self) -> Option<CacheStats> {
@@ -369,6 +429,41 @@ impl<V: Pack64> SearchCache<V> {
     pub fn reset_stats(&self) {
         self.counters.reset();
     }
+}
+
+/// Occupied entries of a bucket's words (data words with `OCCUPIED`).
+fn occupied_entries(words: &[u64; 8]) -> u64 {
+    words.iter().skip(1).step_by(2).filter(|&&d| d & OCCUPIED != 0).count() as u64
+}
+
+/// `slots | keys << 8 | huge pages << 16`, each 0 for the default (`crate::persist`).
+fn encode_options(o: Options) -> u64 {
+    let slots = u64::from(o.slots == Slots::Single);
+    let keys = u64::from(o.keys == Keys::Random);
+    let pages = u64::from(o.huge_pages == HugePages::Never);
+    slots | keys << 8 | pages << 16
+}
+
+/// The inverse of [`encode_options`]; `None` for a value it never gives.
+fn decode_options(v: u64) -> Option<Options> {
+    let pick = |shift: u32| match v >> shift & 0xff {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    };
+    if v >> 24 != 0 {
+        return None;
+    }
+    let (slots, keys, pages) = (pick(0)?, pick(8)?, pick(16)?);
+    Some(Options {
+        slots: if slots { Slots::Single } else { Slots::Bucket },
+        keys: if keys { Keys::Random } else { Keys::Any },
+        huge_pages: if pages {
+            HugePages::Never
+        } else {
+            HugePages::Advise
+        },
+    })
 }
 
 /// Runs `scan` on `entries`, passing the whole bucket as a constant range: the common case then

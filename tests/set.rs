@@ -1,8 +1,8 @@
 //! The visited-state set: exactly-once insertion under concurrency, `Full` as an error, sizes.
 
 use searchcache::{
-    CompactSet, Error, FingerprintSet, Inserted, Signature, Size, StateHash, VisitedSet, MAX_LOAD,
-    WALK_LINES,
+    consts::{MAX_LOAD, WALK_LINES},
+    CompactSet, Error, FingerprintSet, Inserted, Signature, Size, StateHash, VisitedSet,
 };
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
