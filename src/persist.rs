@@ -277,7 +277,12 @@ pub(crate) fn load<T: Words>(
 ) -> Result<(Header, Region<T>, u64), Error> {
     let mut r = ChecksumReader::new(r);
     let mut bytes = [0u8; HEADER_BYTES];
-    read_exact(&mut r, &mut bytes)?;
+    // The magic first, so that a short file of something else is "not a table".
+    read_exact(&mut r, &mut bytes[..8])?;
+    if bytes[..8] != MAGIC {
+        return Err(FileError::NotATable.into());
+    }
+    read_exact(&mut r, &mut bytes[8..])?;
     let header = Header::parse(&bytes, expected)?;
     let region = Region::<T>::zeroed(header.lines, pages)?;
     let mut buffer = vec![0u8; CHUNK_LINES * 64];

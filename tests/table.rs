@@ -699,3 +699,16 @@ fn pack_bits_at_or_above_bits_are_dropped_or_caught() {
     assert_eq!(round_trip::<16>(0xbeef).unwrap(), Some(Claims(0xbeef)));
     assert_eq!(round_trip::<56>(wide).unwrap(), Some(Claims(wide)));
 }
+
+/// Refused memory keeps the OS's error as the `source()`.
+#[test]
+fn allocation_failures_keep_their_cause() {
+    let e = SearchCache::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
+    let Error::AllocationFailed { bytes, source } = &e else {
+        panic!("{e:?}");
+    };
+    assert_eq!(*bytes, 1 << 62);
+    let cause = std::error::Error::source(&e).expect("a source");
+    assert_eq!(cause.to_string(), source.to_string());
+    assert!(e.to_string().contains(&source.to_string()), "{e}");
+}
