@@ -504,7 +504,8 @@ mod tests {
         let compact = CompactSet::new(Size::Entries(16 * 1024)).unwrap();
         assert_eq!((wide.lines.len(), compact.lines.len()), (1024, 1024));
         let chi_bound = |d: f64| d + 6.0 * (2.0 * d).sqrt();
-        let hashes: [(&str, fn(u64) -> StateHash); 3] = [
+        type Hasher = fn(u64) -> StateHash;
+        let hashes: [(&str, Hasher); 3] = [
             ("of", |i| StateHash::of(&i)),
             ("portable", |i| StateHash::portable(&i.to_le_bytes())),
             ("from_u64", StateHash::from_u64),

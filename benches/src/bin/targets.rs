@@ -431,7 +431,7 @@ fn build(c: &Config) -> Result<Subjects, String> {
         false => table(false, Keys::Any)?,
     };
     let tables = [table(true, Keys::Any)?, small, table(true, Keys::Random)?];
-    let dashmap = Peer::DashMap.build(unused, (unused / 16) as usize, true);
+    let dashmap = Peer::DashMap.build(unused, unused / 16, true);
     if !c.ab {
         dashmap.fill(universe, 2);
     }

@@ -99,12 +99,9 @@ fn a_probe_first_model_explores_more_than_one_interleaving() {
             let table = table.clone();
             thread::spawn(move || table.store(7, 1))
         };
-        match table.probe(7) {
-            Some(v) => {
-                assert_eq!(v, 1);
-                hits_in_model.fetch_add(1, Relaxed);
-            }
-            None => {}
+        if let Some(v) = table.probe(7) {
+            assert_eq!(v, 1);
+            hits_in_model.fetch_add(1, Relaxed);
         }
         writer.join().unwrap();
         assert_eq!(table.probe(7), Some(1));
