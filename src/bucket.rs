@@ -1,18 +1,20 @@
 //! A bucket: one 64-byte cache line of four entries, and the lockless entry protocol.
 //!
-//! An entry is two words, `check = tag(key) ^ data` and `data`, each written and read with a
-//! relaxed atomic access, where `key` is the table's key (mixed, or the caller's random key) and
-//! `tag(key) = key × TAG` is a bijection (`TAG` is odd). Nothing orders the two words: another
-//! thread may see the new `check` with the old `data` (a torn pair). A reader computes
-//! `tag(key)` once per probe and accepts an entry only if `check ^ data` equals it (Hyatt and
-//! Mann's lockless hashing, ICGA Journal 25(1), 2002, with the key tagged).
+//! An entry is two words, `check = tag ^ data` and `data`, each written and read with a relaxed
+//! atomic access, where `tag` is a bijection of the caller's key with `tag = 0` only for the key
+//! whose mix is 0: with `Keys::Any`, the state of [`crate::mix64`] before its last
+//! multiplication (`mix_head`; the table's key, `mix64(key)`, is `mix_tail` of it); with
+//! `Keys::Random`, `key × TAG` ([`tag`], `TAG` odd). Nothing orders the two words: another
+//! thread may see the new `check` with the old `data` (a torn pair). A reader computes the tag
+//! once per probe and accepts an entry only if `check ^ data` equals it (Hyatt and Mann's
+//! lockless hashing, ICGA Journal 25(1), 2002, with the key tagged).
 //!
 //! # Why the tag: the torn-read bound
 //!
 //! A torn pair holds store B's check word and store A's data word (both stores went to this
-//! slot, so both keys are in this bucket). It vouches for the key `k*` with
-//! `tag(k*) = tag(k_B) ^ δ`, `δ = d_A ^ d_B`, and a probe of key `k` is a false hit iff `k = k*`.
-//! The probe reads this bucket only if `k` lies in it, so the chance per torn read is
+//! slot, so both keys are in this bucket). It vouches for the tag `t* = t_B ^ δ`,
+//! `δ = d_A ^ d_B`, that is for one key `k*`, and a probe of key `k` is a false hit iff
+//! `k = k*`. The probe reads this bucket only if `k` lies in it, so the chance per torn read is
 //! P(`k*` in this bucket) × P(`k = k*` | both in it) ≈ P(`k*` in this bucket) · 2^-(64 − log2 n)
 //! for `n` buckets.
 //!
@@ -21,23 +23,28 @@
 //! bits of the key, so `k*` was *always* in the writer's bucket: 2^-44 per torn read at 64 MiB,
 //! 2^-40 at 1 GiB, not the 2^-64 documented.
 //!
-//! With the tag, `tag(k_B) ^ δ = tag(k_B) + ε` where `ε` is a sum of `±2^j` over the bits `j`
-//! of `δ`, so `k* = k_B + ε · TAG⁻¹ (mod 2^64)`, and `TAG⁻¹` is the golden-ratio constant of
-//! Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4): the high bits of `ε · TAG⁻¹` are the
-//! multiplicative hash of `ε`. `k*` lands in the writer's bucket only if that hash is within
-//! one bucket's width of zero, about 1/n of the time over data differences (and never when the
-//! lowest bit of `δ` is at or above the index's lowest bit, since then `|ε · TAG⁻¹| ≥ 2^64/n`).
+//! With the tag, `t_B ^ δ = t_B + ε` where `ε` is a sum of `±2^j` over the bits `j` of `δ`, and
+//! the table's key that `t*` stands for has the high bits of `(t_B + ε) × M = t_B × M + ε × M`
+//! (mod 2^64), where `t_B × M` has the high bits of the writer's own key: with `Keys::Random`,
+//! `M = TAG⁻¹`, the golden-ratio constant of Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4), and
+//! `t_B × M = k_B`; with `Keys::Any`, `M` is the mixer's last multiplier, and `mix_tail` keeps
+//! the high 31 bits of that product as they are. The high bits of `ε × M` are a
+//! multiplicative hash of `ε`, and `k*` lands in the writer's bucket only if it is within one
+//! bucket's width of zero: about 1/n of the time over data differences (and never when the
+//! lowest bit of `δ` is at or above the index's lowest bit, since then `|ε × M| ≥ 2^64/n`).
 //! The product is ≈ 1/n · 2^-(64 − log2 n) = 2^-64 per torn read, as documented. "About 1/n"
 //! is a statement about the multiplicative hash, not a proof for every data set; the unit test
-//! `torn_pairs_vouch_for_keys_outside_the_writers_bucket` constructs 10^5 torn pairs the way the
-//! table writes them, for both `Keys` modes and for random and structured values, and checks
-//! the count against 1/n (it found them there 100,000 times in 100,000 before the tag).
+//! `torn_pairs_vouch_for_keys_outside_the_writers_bucket` (table.rs) constructs 10^5 torn pairs
+//! the way the table writes them, for both `Keys` modes and for random and structured values,
+//! and checks the count against 1/n (before the tag, 66,676 of the 100,000 random-value pairs,
+//! and every consecutive-value pair, landed there at 64 MiB).
 //!
-//! Why a tag of the key and not a mix of the data word: the reader computes one multiply per
-//! probe (the key is known before the line arrives, so the multiply is off the critical path),
-//! where mixing the data would cost one mix per entry read, four per probe, after the load.
-//! The tag is a bijection, so distinct keys keep distinct tags, and `tag(0) = 0`: an empty
-//! entry (both words 0) still vouches only for the key 0 (see `table::held`).
+//! Why a tag of the key and not a mix of the data word: the tag is computed once per probe from
+//! the key, before the line arrives (with `Keys::Any` it is a value the mixer computes anyway;
+//! with `Keys::Random` one multiplication), where mixing the data would cost a mix per entry
+//! read, four per probe, after the load. The tag is a bijection, so distinct keys keep distinct
+//! tags, and an empty entry (both words 0) still vouches only for the key whose mix is 0 (see
+//! `table::held`). BENCHMARKS.md has the cost, paired against the untagged protocol.
 //!
 //! Relaxed atomics compile to plain loads and stores on x86-64 and aarch64; they are there so
 //! that the race is defined behaviour in Rust, not for ordering. The XOR check is what makes a
