@@ -46,6 +46,7 @@
 //! ```
 
 pub mod bfs;
+pub mod checkpoint;
 pub mod cli;
 pub mod model;
 pub mod models;
@@ -54,6 +55,7 @@ pub mod trace;
 pub mod visited;
 
 pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
+pub use checkpoint::{check_with_checkpoints, CheckpointError, Checkpoints};
 pub use model::{Invariant, Model};
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, NEGLIGIBLE_OMISSION};
@@ -69,6 +71,9 @@ pub struct Report<M: Model> {
     /// The visited storage after the run; `None` when it could not be built (then `verdict` is
     /// [`Verdict::Error`] and nothing was searched).
     pub storage: Option<Storage>,
+    /// What the checkpoints came to, when the run saved them
+    /// ([`check_with_checkpoints`] with `save_to`).
+    pub checkpoints: Option<checkpoint::Saved>,
 }
 
 /// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
@@ -85,6 +90,7 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
                 stats: Stats::default(),
                 verdict: Verdict::Error(e),
                 storage: None,
+                checkpoints: None,
             }
         }
     };
@@ -94,5 +100,6 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
         stats,
         verdict,
         storage: Some(storage),
+        checkpoints: None,
     }
 }
