@@ -245,8 +245,22 @@ pub fn write<M: Model>(
 where
     M::State: Serialize + DeserializeOwned,
 {
+    let stats = boundary.stats;
+    let progress = ProgressOut {
+        counters: Counters {
+            states: stats.states,
+            transitions: stats.transitions,
+            depth: stats.depth as u64,
+            duplicates: stats.duplicates,
+            frontier_peak_bytes: stats.frontier_peak_bytes as u64,
+            elapsed_nanos: (stats.elapsed_before + stats.elapsed).as_nanos() as u64,
+        },
+        log: boundary.log,
+        frontier: boundary.frontier,
+    };
+    let header = Header::of(model, options, stats);
     let tmp = temporary(path);
-    let written = write_file(&tmp, model, options, boundary, visited).and_then(|()| {
+    let written = write_parts(&tmp, &header, &progress, visited).and_then(|()| {
         std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))
     });
     if written.is_err() {
@@ -264,15 +278,15 @@ where
     Ok(())
 }
 
-fn write_file<M: Model>(
+/// The file's parts, in order, to `tmp`, flushed and fsynced.
+fn write_parts<S>(
     tmp: &Path,
-    model: &M,
-    options: &Options,
-    boundary: &Boundary<'_, M::State>,
-    visited: &Visited<M::State>,
+    header: &Header,
+    progress: &ProgressOut<'_, S>,
+    visited: &Visited<S>,
 ) -> Result<(), String>
 where
-    M::State: Serialize + DeserializeOwned,
+    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
 {
     let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
     let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
@@ -280,37 +294,38 @@ where
     let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
     out.write_all(&MAGIC).map_err(io)?;
     out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-    let stats = boundary.stats;
-    let codec = codec(u64::MAX);
-
-    let mut part = ChecksumWriter::new(&mut out);
-    codec
-        .serialize_into(&mut part, &Header::of(model, options, stats))
-        .map_err(encode)?;
-    part.finish().map_err(io)?;
-
-    let mut part = ChecksumWriter::new(&mut out);
-    let progress = ProgressOut {
-        counters: Counters {
-            states: stats.states,
-            transitions: stats.transitions,
-            depth: stats.depth as u64,
-            duplicates: stats.duplicates,
-            frontier_peak_bytes: stats.frontier_peak_bytes as u64,
-            elapsed_nanos: (stats.elapsed_before + stats.elapsed).as_nanos() as u64,
-        },
-        log: boundary.log,
-        frontier: boundary.frontier,
-    };
-    codec.serialize_into(&mut part, &progress).map_err(encode)?;
-    part.finish().map_err(io)?;
-
+    write_part(&mut out, header).map_err(encode)?;
+    write_part(&mut out, progress).map_err(encode)?;
     visited
         .save(&mut out)
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     let buffered = out.finish().map_err(io)?;
     let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
     file.sync_all().map_err(io)
+}
+
+/// `value` in bincode, then its CRC-32.
+fn write_part<T: Serialize>(out: &mut impl Write, value: &T) -> Result<(), bincode::Error> {
+    let mut part = ChecksumWriter::new(out);
+    codec(u64::MAX).serialize_into(&mut part, value)?;
+    part.finish()?;
+    Ok(())
+}
+
+/// A part that [`write_part`] wrote, its CRC-32 checked; `name` for the errors.
+fn read_part<T: DeserializeOwned>(
+    input: &mut impl Read,
+    path: &Path,
+    name: &str,
+    limit: u64,
+) -> Result<T, CheckpointError> {
+    let mut part = ChecksumReader::new(input);
+    let value = codec(limit)
+        .deserialize_from(&mut part)
+        .map_err(|e| decode_error(path, name, e))?;
+    part.finish()
+        .map_err(|e| unreadable(path, format!("its {name}: {e}")))?;
+    Ok(value)
 }
 
 /// Reads just the header of the checkpoint at `path` (checked against its CRC), to learn its
@@ -365,12 +380,7 @@ fn read_prefix(input: &mut Input, path: &Path, limit: u64) -> Result<Header, Che
             ),
         ));
     }
-    let mut part = ChecksumReader::new(&mut *input);
-    let header: Header = codec(limit)
-        .deserialize_from(&mut part)
-        .map_err(|e| decode_error(path, "header", e))?;
-    part.finish()
-        .map_err(|e| unreadable(path, format!("its header: {e}")))?;
+    let header: Header = read_part(input, path, "header", limit)?;
     if header.checker_version != CHECKER_VERSION {
         return Err(unreadable(
             path,
@@ -409,12 +419,7 @@ where
             path.display()
         )));
     }
-    let mut part = ChecksumReader::new(&mut input);
-    let progress: ProgressIn<M::State> = codec(limit)
-        .deserialize_from(&mut part)
-        .map_err(|e| decode_error(path, "progress", e))?;
-    part.finish()
-        .map_err(|e| unreadable(path, format!("its progress: {e}")))?;
+    let progress: ProgressIn<M::State> = read_part(&mut input, path, "progress", limit)?;
     let visited = Visited::load(
         options.mode,
         options.memory_bytes,

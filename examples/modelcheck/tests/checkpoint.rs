@@ -2,31 +2,13 @@
 //! the counts and the shortest counterexample of an uninterrupted run; every storage mode
 //! round-trips; a truncated, corrupted, foreign or wrong-version file is a clear error.
 
+mod common;
+
+use common::{field, modelcheck, run, spawn, trace_lines as trace};
 use modelcheck::cli;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
+use std::process::Stdio;
 use std::time::Duration;
-
-/// Runs the command line in this process; returns the status, the report and stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = cli::run(args, &mut out, &mut err);
-    let text = |bytes| String::from_utf8(bytes).expect("the output is UTF-8");
-    (status, text(out), text(err))
-}
-
-/// The number after `key: ` in a report.
-fn field(report: &str, key: &str) -> u64 {
-    let prefix = format!("{key}: ");
-    report
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
-}
 
 /// The depth a resumed run started from.
 fn resumed_from(report: &str) -> u64 {
@@ -50,27 +32,14 @@ fn scratch(name: &str) -> PathBuf {
 /// Starts the binary on `args` with `--checkpoint path --checkpoint-every every`, waits for
 /// its first checkpoint and kills it with SIGKILL. `false` when it ended before writing one.
 fn kill_after_first_checkpoint(args: &[&str], path: &Path, every: &str) -> bool {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_modelcheck"))
-        .args(args)
-        .args([
-            "--checkpoint",
-            path.to_str().unwrap(),
-            "--checkpoint-every",
-            every,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("modelcheck starts");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let (send, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let mut command = modelcheck(args);
+    command.args([
+        "--checkpoint",
+        path.to_str().unwrap(),
+        "--checkpoint-every",
+        every,
+    ]);
+    let (mut child, lines) = spawn(&mut command, Stdio::null());
     let written = loop {
         match lines.recv_timeout(Duration::from_secs(120)) {
             Ok(line) if line.starts_with("checkpoint: depth ") => break true,
@@ -129,15 +98,6 @@ fn killed_after_a_checkpoint_philosophers_16_resumes_to_the_same_counts() {
     assert_eq!(field(&resumed, "states"), 1_331_714);
     assert_eq!(field(&resumed, "transitions"), 13_774_112);
     assert_eq!(field(&resumed, "depth"), 16);
-}
-
-/// The trace's lines: "k: action state".
-fn trace(report: &str) -> Vec<&str> {
-    report
-        .lines()
-        .skip_while(|l| !l.starts_with("trace (replayed and checked):"))
-        .skip(1)
-        .collect()
 }
 
 #[test]
