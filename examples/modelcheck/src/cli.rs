@@ -113,7 +113,7 @@ pub struct SearchArgs {
     /// How the threads share a level's frontier.
     #[arg(long, value_enum, value_name = "S", default_value_t = Schedule::Chunks)]
     pub schedule: Schedule,
-    /// No progress lines on stderr.
+    /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
     pub quiet: bool,
 }

@@ -6,6 +6,11 @@
 //! against the model before it is returned. The `modelcheck` binary is this library with a
 //! command line and the built-in [`models`].
 //!
+//! [`Storage::partial`] says whether "no error" covers every reachable state (exact mode, fp64
+//! with a negligible omission bound) or only those visited; [`Options::stop`] stops a search at
+//! a safe point with the counts so far; [`check_with_checkpoints`] saves the search at level
+//! boundaries and resumes it (for models whose states are serde types).
+//!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
 //!
