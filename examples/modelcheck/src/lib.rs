@@ -6,6 +6,11 @@
 //! against the model before it is returned. The `modelcheck` binary is this library with a
 //! command line and the built-in [`models`].
 //!
+//! [`Storage::partial`] says whether "no error" covers every reachable state (exact mode, fp64
+//! with a negligible omission bound) or only those visited; [`Options::stop`] stops a search at
+//! a safe point with the counts so far; [`check_with_checkpoints`] saves the search at level
+//! boundaries and resumes it (for models whose states are serde types).
+//!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
 //!
@@ -41,20 +46,24 @@
 //! let report = check(&Counters, &Options { threads: 2, ..Options::default() });
 //! let Verdict::Counterexample(trace) = &report.verdict else { panic!("no counterexample") };
 //! assert_eq!(trace.steps.len(), 6); // a shortest trace: three steps of each counter
-//! assert_eq!(report.stats.states, 16);
+//! // Whole levels only: 0 to 5 hold 15 states; the failing one is in level 6.
+//! assert_eq!((report.stats.states, report.stats.depth), (15, 5));
 //! ```
 
 pub mod bfs;
+pub mod checkpoint;
 pub mod cli;
 pub mod model;
 pub mod models;
+pub mod report;
 pub mod trace;
 pub mod visited;
 
-pub use bfs::{Options, Outcome, Schedule, Stats, Verdict};
+pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
+pub use checkpoint::{check_with_checkpoints, CheckpointError, Checkpoints};
 pub use model::{Invariant, Model};
 pub use trace::{Failure, Trace};
-pub use visited::{Mode, Omission};
+pub use visited::{Mode, Omission, Storage, NEGLIGIBLE_OMISSION};
 
 use visited::Visited;
 
@@ -67,55 +76,35 @@ pub struct Report<M: Model> {
     /// The visited storage after the run; `None` when it could not be built (then `verdict` is
     /// [`Verdict::Error`] and nothing was searched).
     pub storage: Option<Storage>,
-}
-
-/// The visited storage of a run, after it.
-#[derive(Clone, Debug)]
-pub struct Storage {
-    /// How states were stored.
-    pub mode: Mode,
-    /// Bytes the storage holds (the whole table for the compacted modes).
-    pub bytes: usize,
-    /// Bits kept per state: the signature width, bitstate's hash count, or the full state.
-    pub slot_bits: usize,
-    /// Stored states over slots, for the compacted modes.
-    pub load_factor: Option<f64>,
-    /// The mode's omission figure for this run.
-    pub omission: Omission,
-    /// TLC's "optimistic" figure, for 64-bit fingerprints.
-    pub tlc_optimistic: Option<f64>,
-    /// Whether racing threads could both have been told that one state was new (bitstate), in
-    /// which case [`Stats::duplicates`] counts the copies dropped.
-    pub may_report_new_twice: bool,
+    /// What the checkpoints came to, when the run saved them
+    /// ([`check_with_checkpoints`] with `save_to`).
+    pub checkpoints: Option<checkpoint::Saved>,
 }
 
 /// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
-/// at the first (shallowest) invariant violation or deadlock, a full visited storage, or
-/// `options.max_depth`. A counterexample in the report has been replayed against the model.
+/// at the first (shallowest) invariant violation or deadlock, a full visited storage,
+/// `options.max_depth`, or `options.stop`. A counterexample in the report has been replayed
+/// against the model. [`Storage::partial`] says whether "no error" covers every reachable
+/// state.
 pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
-    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes) {
+    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
+    {
         Ok(visited) => visited,
         Err(e) => {
             return Report {
                 stats: Stats::default(),
                 verdict: Verdict::Error(e),
                 storage: None,
+                checkpoints: None,
             }
         }
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options);
-    let storage = Storage {
-        mode: options.mode,
-        bytes: visited.memory_bytes(),
-        slot_bits: visited.slot_bits(),
-        load_factor: visited.load_factor(),
-        omission: visited.omission(stats.transitions),
-        tlc_optimistic: visited.tlc_optimistic(stats.states as usize, stats.transitions),
-        may_report_new_twice: visited.may_report_new_twice(),
-    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, &mut |_| {});
+    let storage = visited.storage(stats.transitions);
     Report {
         stats,
         verdict,
         storage: Some(storage),
+        checkpoints: None,
     }
 }

@@ -15,7 +15,7 @@ pub struct BuggyLock {
 }
 
 /// Program counters and the lock flag.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct BuggyLockState {
     pc: [u8; MAX_PROCESSES],
     locked: bool,

@@ -19,7 +19,7 @@ pub struct Peterson {
 }
 
 /// Program counters, each process's loop variable, the shared `level` and `victim` arrays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PetersonState {
     pc: [u8; MAX_PROCESSES],
     at: [u8; MAX_PROCESSES],

@@ -11,7 +11,7 @@ pub struct Puzzle {
 }
 
 /// Cell c's tile in bits 4c..4c+4 (0 = blank); the blank's cell in the low bits of `blank`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PuzzleState {
     cells: u64,
     blank: u8,

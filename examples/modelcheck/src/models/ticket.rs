@@ -17,7 +17,7 @@ pub struct Ticket {
 }
 
 /// Program counters, each process's ticket, the dispenser and the ticket being served.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct TicketState {
     pc: [u8; MAX_PROCESSES],
     my: [u8; MAX_PROCESSES],
