@@ -8,9 +8,15 @@
 //! line and Korf's embedded instances) and [`report`] (the result table).
 
 pub mod board;
+pub mod compact_pdb;
 pub mod heuristic;
 pub mod ida;
 pub mod input;
 pub mod parallel;
 pub mod pdb;
+pub mod pdb_build;
+pub mod pdb_file;
+pub mod rank;
+pub mod regions;
 pub mod report;
+pub mod solver;
