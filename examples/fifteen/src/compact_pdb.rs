@@ -154,7 +154,9 @@ pub fn check_partition(partition: &[&[u8]]) -> Result<(), PdbError> {
             return Err(PdbError(format!("groups have 1..={MAX_TILES} tiles")));
         }
         for &t in group.iter() {
-            if t == 0 || usize::from(t) >= CELLS || std::mem::replace(&mut seen[usize::from(t)], true)
+            if t == 0
+                || usize::from(t) >= CELLS
+                || std::mem::replace(&mut seen[usize::from(t)], true)
             {
                 return Err(PdbError(format!(
                     "tile {t} is not a tile or is in two groups"
@@ -183,7 +185,10 @@ pub fn load_or_build_table(
             Err(e) => log(format!("{}: {e}; rebuilding", path.display())),
         }
         for stale in pdb_file::remove_stale_partials(path) {
-            log(format!("removed {}, left by a build that did not finish", stale.display()));
+            log(format!(
+                "removed {}, left by a build that did not finish",
+                stale.display()
+            ));
         }
     }
     let bar = if show_progress {
@@ -196,7 +201,10 @@ pub fn load_or_build_table(
     ) {
         bar.set_style(style);
     }
-    bar.set_message(format!("building the {}-tile database {tiles:?}", tiles.len()));
+    bar.set_message(format!(
+        "building the {}-tile database {tiles:?}",
+        tiles.len()
+    ));
     let started = Instant::now();
     let built = pdb_build::build(tiles, &|n| bar.inc(n));
     bar.finish_and_clear();
@@ -308,7 +316,11 @@ impl<E: Entries> Heuristic for CompactPdb<E> {
     type Pending = CompactPending;
 
     fn init(&self, board: &Board) -> (CompactState, u32) {
-        assert_eq!(board.side(), 4, "pattern databases are built for the 4×4 board");
+        assert_eq!(
+            board.side(),
+            4,
+            "pattern databases are built for the 4×4 board"
+        );
         let mut cells = [[0u8; MAX_TILES]; MAX_GROUPS];
         let mut mirror_cells = [[0u8; MAX_TILES]; MAX_GROUPS];
         for cell in 0..CELLS as u8 {

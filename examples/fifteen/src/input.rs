@@ -183,11 +183,20 @@ struct Cli {
     korf: Option<KorfIds>,
 
     /// One instance per line: 4, 9 or 16 numbers (blank 0), '#' starts a comment
-    #[arg(long, value_name = "PATH", conflicts_with = "tiles", help_heading = "Instances")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "tiles",
+        help_heading = "Instances"
+    )]
     file: Option<PathBuf>,
 
     /// One instance on the command line, row-major, e.g. the 8-puzzle 1 2 0 3 4 5 6 7 8
-    #[arg(value_name = "TILES", allow_negative_numbers = true, help_heading = "Instances")]
+    #[arg(
+        value_name = "TILES",
+        allow_negative_numbers = true,
+        help_heading = "Instances"
+    )]
     tiles: Vec<u32>,
 
     /// md | lc | pdb663 (alias pdb) | pdb78 [default: pdb78 on 4x4 (additive 7-8, reflected), lc on smaller boards]
@@ -249,7 +258,8 @@ fn parse_korf(spec: &str) -> Result<KorfIds, String> {
 /// Parses the arguments (without the program name). `Err` is the message for a usage or input
 /// error (the binary prints it and exits 2).
 pub fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Command, String> {
-    let argv = std::iter::once(OsString::from("fifteen")).chain(args.iter().cloned().map(Into::into));
+    let argv =
+        std::iter::once(OsString::from("fifteen")).chain(args.iter().cloned().map(Into::into));
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
@@ -307,9 +317,11 @@ pub fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Command, Stri
         usize::from,
     );
     if cli.fresh_table && cli.parallel == Parallel::Instances && threads > 1 {
-        return Err("--fresh-table empties the table between instances, which threads solving \
+        return Err(
+            "--fresh-table empties the table between instances, which threads solving \
                     several instances at once cannot do: use --parallel tree or --threads 1"
-            .into());
+                .into(),
+        );
     }
     let parallel = match cli.parallel {
         Parallel::Auto if instances.len() > 1 && !cli.fresh_table => Parallel::Instances,

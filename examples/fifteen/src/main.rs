@@ -132,7 +132,8 @@ fn run(config: Config) -> ExitCode {
             let open = bar.suspend(|| {
                 out.line(&row.line(width))
                     && (replayed
-                        || out.line("   FAILED: the solution does not reach the goal when replayed"))
+                        || out
+                            .line("   FAILED: the solution does not reach the goal when replayed"))
                     && (!config.solution || {
                         let moves: String = solution.moves.iter().map(|d| d.letter()).collect();
                         out.line(&format!("   {}: {moves}", instance.board))
@@ -148,11 +149,17 @@ fn run(config: Config) -> ExitCode {
         return usage_error(&e);
     }
     if out.closed {
-        return if failed { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        return if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     out.line(&report::totals(&rows, started.elapsed(), width));
     if failed {
-        out.line("FAILED: a solution did not replay to the goal or was not the known optimal length");
+        out.line(
+            "FAILED: a solution did not replay to the goal or was not the known optimal length",
+        );
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

@@ -9,9 +9,9 @@
 
 use crate::board::Board;
 use crate::heuristic::{Heuristic, Manhattan};
-use rayon::prelude::*;
 use crate::pdb_file::{self, Kind};
 use crate::regions::{flood, spread};
+use rayon::prelude::*;
 use std::io;
 use std::path::Path;
 

@@ -150,7 +150,8 @@ impl Space<'_> {
                 let excess = (next_level - u32::from(c.manhattan)) / 2;
                 let stored = excess.min(u32::from(MAX_EXCESS)) as u8;
                 tally.saturated += u64::from(excess > u32::from(MAX_EXCESS));
-                self.nibbles[(c.rank >> 1) as usize].fetch_or(stored << ((c.rank & 1) * 4), Relaxed);
+                self.nibbles[(c.rank >> 1) as usize]
+                    .fetch_or(stored << ((c.rank & 1) * 4), Relaxed);
             }
         }
     }

@@ -131,7 +131,9 @@ pub fn read(path: &Path, kind: Kind, tiles: &[u8], len: usize) -> io::Result<Vec
 
 /// The prefix of the partial files of `path` (the PID follows).
 fn partial_prefix(path: &Path) -> String {
-    let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     format!(".{name}.partial-")
 }
 
@@ -165,7 +167,10 @@ pub fn remove_stale_partials(path: &Path) -> Vec<PathBuf> {
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name.strip_prefix(&prefix).and_then(|p| p.parse::<u32>().ok()) else {
+        let Some(pid) = name
+            .strip_prefix(&prefix)
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
             continue;
         };
         if cfg!(target_os = "linux")

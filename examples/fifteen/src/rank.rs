@@ -115,12 +115,15 @@ impl Ranking {
     pub fn unrank(&self, mut rank: u32, cells: &mut [u8; MAX_TILES]) -> u16 {
         let mut free = u16::MAX;
         let last = self.k - 1;
-        for i in 0..last {
-            let digit = ((u128::from(rank) * u128::from(self.inverses[i])) >> 64) as u32;
-            rank -= digit * self.weights[i];
-            let c = select(free, digit);
-            cells[i] = c;
-            free &= !(1 << c);
+        for ((cell, &weight), &inverse) in cells[..last]
+            .iter_mut()
+            .zip(&self.weights)
+            .zip(&self.inverses)
+        {
+            let digit = ((u128::from(rank) * u128::from(inverse)) >> 64) as u32;
+            rank -= digit * weight;
+            *cell = select(free, digit);
+            free &= !(1 << *cell);
         }
         cells[last] = select(free, rank);
         !(free & !(1 << cells[last]))

@@ -113,12 +113,13 @@ impl Solver {
             let fail = |e: crate::compact_pdb::PdbError| format!("pattern databases: {}", e.0);
             match config.pdb_layout {
                 PdbLayout::Nibbles => {
-                    let (db, _) = CompactPdb::load_or_build(&PARTITION_78, dir, true, log).map_err(fail)?;
+                    let (db, _) =
+                        CompactPdb::load_or_build(&PARTITION_78, dir, true, log).map_err(fail)?;
                     solver.pdb78 = Some(db);
                 }
                 PdbLayout::Bytes => {
-                    let (db, _) =
-                        CompactPdb::load_or_build_bytes(&PARTITION_78, dir, true, log).map_err(fail)?;
+                    let (db, _) = CompactPdb::load_or_build_bytes(&PARTITION_78, dir, true, log)
+                        .map_err(fail)?;
                     solver.pdb78_bytes = Some(db);
                 }
             }
@@ -129,13 +130,13 @@ impl Solver {
     /// What the report's first line calls the heuristic.
     pub fn heuristic_name(&self, layout: PdbLayout) -> String {
         match self.choice {
-            None => format!("pdb78 + reflection ({layout:?}) on 4x4 / lc on smaller").to_lowercase(),
+            None => {
+                format!("pdb78 + reflection ({layout:?}) on 4x4 / lc on smaller").to_lowercase()
+            }
             Some(HeuristicKind::Md) => "md".into(),
             Some(HeuristicKind::Lc) => "lc (md + linear conflict)".into(),
             Some(HeuristicKind::Pdb663) => "pdb663 + reflection".into(),
-            Some(HeuristicKind::Pdb78) => {
-                format!("pdb78 + reflection ({layout:?})").to_lowercase()
-            }
+            Some(HeuristicKind::Pdb78) => format!("pdb78 + reflection ({layout:?})").to_lowercase(),
         }
     }
 

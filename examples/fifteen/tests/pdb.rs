@@ -85,7 +85,12 @@ fn ranks_are_a_bijection_and_deltas_match_recomputed_ranks() {
             assert_eq!(ranking.rank(&cells), rank);
             let slot = rng.below(k);
             let from = cells[slot];
-            let to = [from.wrapping_sub(4), from + 4, from.wrapping_sub(1), from + 1];
+            let to = [
+                from.wrapping_sub(4),
+                from + 4,
+                from.wrapping_sub(1),
+                from + 1,
+            ];
             let to = to[rng.below(4)];
             let legal = to < 16 && (to / 4 == from / 4 || to % 4 == from % 4);
             if !legal || occupied >> to & 1 == 1 {
@@ -155,7 +160,7 @@ fn reference_distances(tiles: &[u8]) -> Vec<u8> {
 fn step(cell: u8, dir: u8) -> Option<u8> {
     match dir {
         0 if cell >= 4 => Some(cell - 4),
-        1 if cell % 4 != 0 => Some(cell - 1),
+        1 if !cell.is_multiple_of(4) => Some(cell - 1),
         2 if cell % 4 != 3 => Some(cell + 1),
         3 if cell < 12 => Some(cell + 4),
         _ => None,
@@ -164,19 +169,31 @@ fn step(cell: u8, dir: u8) -> Option<u8> {
 
 #[test]
 fn the_builder_matches_a_plain_breadth_first_search_of_the_abstract_space() {
-    for tiles in [&[1u8, 2, 3, 4][..], &[8, 9, 12, 13, 14], &[3, 7, 11, 15, 10]] {
+    for tiles in [
+        &[1u8, 2, 3, 4][..],
+        &[8, 9, 12, 13, 14],
+        &[3, 7, 11, 15, 10],
+    ] {
         let reference = reference_distances(tiles);
         let progress = Mutex::new(0u64);
         let built = pdb_build::build(tiles, &|n| *progress.lock().unwrap() += n);
         let ranking = Ranking::new(tiles.len());
-        assert_eq!(*progress.lock().unwrap() as usize, ranking.count(), "{tiles:?}");
+        assert_eq!(
+            *progress.lock().unwrap() as usize,
+            ranking.count(),
+            "{tiles:?}"
+        );
         assert_eq!(built.entries.len(), ranking.count().div_ceil(2));
         let mut cells = [0u8; MAX_TILES];
         let mut saturated = 0;
         for (rank, &d) in reference.iter().enumerate() {
             assert_ne!(d, u8::MAX, "{tiles:?}: rank {rank} unreached");
             ranking.unrank(rank as u32, &mut cells);
-            let md: u32 = tiles.iter().zip(&cells).map(|(&t, &c)| manhattan(t, c)).sum();
+            let md: u32 = tiles
+                .iter()
+                .zip(&cells)
+                .map(|(&t, &c)| manhattan(t, c))
+                .sum();
             let excess = (u32::from(d) - md) / 2;
             assert_eq!((u32::from(d) - md) % 2, 0, "parity");
             saturated += u64::from(excess > u32::from(MAX_EXCESS));
@@ -187,7 +204,10 @@ fn the_builder_matches_a_plain_breadth_first_search_of_the_abstract_space() {
             );
         }
         assert_eq!(built.saturated, saturated);
-        assert_eq!(built.max_distance, u32::from(*reference.iter().max().unwrap()));
+        assert_eq!(
+            built.max_distance,
+            u32::from(*reference.iter().max().unwrap())
+        );
     }
 }
 
@@ -261,7 +281,8 @@ fn cache_files_are_checked_and_rebuilt_and_partial_files_never_trusted() {
     let log = Mutex::new(Vec::<String>::new());
     let record = |m: String| log.lock().unwrap().push(m);
     let taken = || std::mem::take(&mut *log.lock().unwrap());
-    let (built, report) = CompactPdb::load_or_build(&partition, Some(&dir), false, &record).unwrap();
+    let (built, report) =
+        CompactPdb::load_or_build(&partition, Some(&dir), false, &record).unwrap();
     assert_eq!((report.built, report.loaded), (2, 0));
     taken();
     let (_, report) = CompactPdb::load_or_build(&partition, Some(&dir), false, &record).unwrap();
@@ -309,7 +330,12 @@ fn cache_files_are_checked_and_rebuilt_and_partial_files_never_trusted() {
     assert_eq!(std::fs::read(&file).unwrap(), good);
     let _ = std::fs::remove_dir_all(&dir);
     // Bad partitions are errors, not panics.
-    for bad in [&[&[1u8, 2][..], &[2, 3]][..], &[&[0, 1]], &[&[1, 2, 3, 4, 5, 6, 7, 8, 9]], &[]] {
+    for bad in [
+        &[&[1u8, 2][..], &[2, 3]][..],
+        &[&[0, 1]],
+        &[&[1, 2, 3, 4, 5, 6, 7, 8, 9]],
+        &[],
+    ] {
         assert!(compact_pdb::check_partition(bad).is_err(), "{bad:?}");
     }
 }

@@ -305,7 +305,7 @@ fn two_by_two_boards_are_solved() {
 
 #[test]
 fn pattern_database_cache_is_checked_and_rebuilt() {
-    let dir = std::env::temp_dir().join(format!("fifteen-pdb-test-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fifteen-pdb663-cache-test");
     let _ = std::fs::remove_dir_all(&dir);
     let partition: [&[u8]; 2] = [&[1, 2, 3, 5], &[10, 11, 15]];
     let log = std::sync::Mutex::new(Vec::<String>::new());
@@ -380,5 +380,58 @@ fn pattern_database_heuristic_is_admissible_along_solutions() {
             assert_eq!(h, pdb.init(&b).1, "incremental = from scratch");
         }
         assert_eq!(h, 0);
+    }
+}
+
+#[test]
+fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honoured() {
+    use fifteen::input::{parse_args, Command, Parallel};
+    use fifteen::solver::Solver;
+    let ids = [9, 12, 19, 2, 5, 16, 13, 8];
+    let spec = ids.map(|i| i.to_string()).join(",");
+    for (flags, parallel) in [
+        ("--threads 2", Parallel::Instances),
+        ("--threads 2 --parallel tree", Parallel::Tree),
+        ("--threads 1", Parallel::Instances),
+    ] {
+        let line = format!("--korf {spec} --heuristic lc --hash-mib 4 {flags}");
+        let argv: Vec<&str> = line.split_whitespace().collect();
+        let Ok(Command::Run(config)) = parse_args(&argv) else {
+            panic!("{line}")
+        };
+        assert_eq!(config.parallel, parallel, "{line}");
+        let solver = Solver::new(&config, &|_| {}).expect("solver");
+        let mut seen = Vec::new();
+        solver
+            .solve_all(
+                &config.instances,
+                config.threads,
+                config.parallel,
+                false,
+                |i, s| {
+                    let k = korf(ids[i]);
+                    assert_eq!(s.solution.moves.len() as u32, k.len, "{line}: #{}", k.id);
+                    assert!(k.board.solves(&s.solution.moves));
+                    seen.push(i);
+                    true
+                },
+            )
+            .expect("threads");
+        assert_eq!(seen, (0..ids.len()).collect::<Vec<_>>(), "{line}");
+        // Stopping after the third: nothing more is reported.
+        let mut reported = 0;
+        solver
+            .solve_all(
+                &config.instances,
+                config.threads,
+                config.parallel,
+                false,
+                |_, _| {
+                    reported += 1;
+                    reported < 3
+                },
+            )
+            .expect("threads");
+        assert_eq!(reported, 3, "{line}");
     }
 }
