@@ -108,6 +108,7 @@ fn run(config: Config) -> ExitCode {
     };
     let mut rows = Vec::new();
     let mut failed = false;
+    let solving = Instant::now();
     let solved = solver.solve_all(
         &config.instances,
         config.threads,
@@ -144,6 +145,7 @@ fn run(config: Config) -> ExitCode {
             open
         },
     );
+    let solving = solving.elapsed();
     bar.finish_and_clear();
     if let Err(e) = solved {
         return usage_error(&e);
@@ -155,7 +157,7 @@ fn run(config: Config) -> ExitCode {
             ExitCode::SUCCESS
         };
     }
-    out.line(&report::totals(&rows, started.elapsed(), width));
+    out.line(&report::totals(&rows, solving, started.elapsed(), width));
     if failed {
         out.line(
             "FAILED: a solution did not replay to the goal or was not the known optimal length",

@@ -24,7 +24,7 @@
 use crate::rank::{Ranking, MAX_TILES};
 use crate::regions::{spread, Regions};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// The most excess an entry holds; larger excesses are stored as this.
 pub const MAX_EXCESS: u8 = 15;
@@ -63,22 +63,35 @@ pub fn manhattan(tile: u8, cell: u8) -> u32 {
     u32::from((tile / 4).abs_diff(cell / 4) + (tile % 4).abs_diff(cell % 4))
 }
 
+/// Placements per 64-bit word of labels (16 bits each), so that the scan reads four at once.
+const PER_WORD: usize = 4;
+
 /// The label of level `d` (2 bits): 01 for even levels, 10 for odd ones; 11 is "expanded".
 #[inline]
-fn label(level: u32) -> u16 {
-    1 + (level & 1) as u16
+fn label(level: u32) -> u64 {
+    1 + u64::from(level & 1)
 }
 
 /// One bit (the low bit of the field) per region of `word` whose label is `label`.
 #[inline]
-fn fields_with(word: u16, label: u16) -> u16 {
-    let low = word & 0x5555;
-    let high = (word >> 1) & 0x5555;
+fn fields_with(word: u64, label: u64) -> u64 {
+    const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+    let low = word & LOW_BITS;
+    let high = (word >> 1) & LOW_BITS;
     if label == 1 {
         low & !high
     } else {
         high & !low
     }
+}
+
+/// The word and the bit offset of `field` of placement `rank`.
+#[inline]
+fn locate(rank: u32, field: u8) -> (usize, u32) {
+    (
+        rank as usize / PER_WORD,
+        16 * (rank % PER_WORD as u32) + 2 * u32::from(field),
+    )
 }
 
 /// A region reached from the level being expanded, before its word is read.
@@ -94,7 +107,8 @@ struct Space<'a> {
     ranking: &'a Ranking,
     regions: &'a Regions,
     tiles: &'a [u8],
-    words: &'a [AtomicU16],
+    /// The labels, [`PER_WORD`] placements per word.
+    words: &'a [AtomicU64],
     nibbles: &'a [AtomicU8],
     /// Blocks holding a region of the next level.
     next_active: &'a [AtomicBool],
@@ -126,12 +140,12 @@ impl Space<'_> {
     /// first.
     fn settle(&self, batch: &mut Vec<Child>, next_level: u32, tally: &mut Tally) {
         for c in batch.iter() {
-            searchcache::prefetch(&self.words[c.rank as usize]);
+            searchcache::prefetch(&self.words[c.rank as usize / PER_WORD]);
         }
         let next = label(next_level);
         for c in batch.drain(..) {
-            let word = &self.words[c.rank as usize];
-            let shift = 2 * u32::from(c.field);
+            let (at, shift) = locate(c.rank, c.field);
+            let word = &self.words[at];
             if (word.load(Relaxed) >> shift) & 3 != 0 {
                 continue;
             }
@@ -139,6 +153,8 @@ impl Space<'_> {
             if (before >> shift) & 3 != 0 {
                 continue;
             }
+            // The placement's whole 16 bits were clear: no region of it was reached before.
+            let before = before >> (shift & !15) & 0xFFFF;
             tally.regions += 1;
             let block = &self.next_active[c.rank as usize / BLOCK];
             if !block.load(Relaxed) {
@@ -162,45 +178,23 @@ impl Space<'_> {
         let mut tally = Tally::default();
         let mut batch = Vec::with_capacity(BATCH + 4 * 4 * 8);
         let mut cells = [0u8; MAX_TILES];
-        let end = self.words.len();
-        for r in blocks.start * BLOCK..(blocks.end * BLOCK).min(end) {
-            let fields = fields_with(self.words[r].load(Relaxed), current);
-            if fields == 0 {
+        let words =
+            blocks.start * BLOCK / PER_WORD..(blocks.end * BLOCK / PER_WORD).min(self.words.len());
+        for w in words {
+            let all = fields_with(self.words[w].load(Relaxed), current);
+            if all == 0 {
                 continue;
             }
-            self.words[r].fetch_or(fields * 3, Relaxed);
-            let occupied = self.ranking.unrank(r as u32, &mut cells);
-            let mut slot_at = [u8::MAX; 16];
-            let mut md = 0;
-            for (i, &c) in cells[..self.tiles.len()].iter().enumerate() {
-                slot_at[usize::from(c)] = i as u8;
-                md += manhattan(self.tiles[i], c);
-            }
-            let regions = self.regions.of(occupied);
-            let mut left = fields;
-            while left != 0 {
-                let region = regions[left.trailing_zeros() as usize / 2];
-                left &= left - 1;
-                let mut movable = spread(region) & occupied;
-                while movable != 0 {
-                    let from = movable.trailing_zeros() as u8;
-                    movable &= movable - 1;
-                    let slot = usize::from(slot_at[usize::from(from)]);
-                    let tile = self.tiles[slot];
-                    let mut into = spread(1 << from) & region;
-                    while into != 0 {
-                        let to = into.trailing_zeros() as u8;
-                        into &= into - 1;
-                        let delta = self.ranking.delta(slot, from, to, |x| {
-                            Some(slot_at[usize::from(x)]).filter(|&s| s != u8::MAX)
-                        });
-                        let child_occupied = occupied ^ (1 << from) ^ (1 << to);
-                        batch.push(Child {
-                            rank: (r as i64 + i64::from(delta)) as u32,
-                            field: self.regions.index_of(child_occupied, from) as u8,
-                            manhattan: (md + manhattan(tile, to) - manhattan(tile, from)) as u8,
-                        });
-                    }
+            self.words[w].fetch_or(all * 3, Relaxed);
+            for part in 0..PER_WORD {
+                let fields = (all >> (16 * part)) as u16;
+                if fields != 0 {
+                    self.expand_placement(
+                        (w * PER_WORD + part) as u32,
+                        fields,
+                        &mut cells,
+                        &mut batch,
+                    );
                 }
             }
             if batch.len() >= BATCH {
@@ -209,6 +203,51 @@ impl Space<'_> {
         }
         self.settle(&mut batch, level + 1, &mut tally);
         tally
+    }
+
+    /// Collects the children of placement `r`'s regions marked in `fields` into `batch`.
+    #[inline]
+    fn expand_placement(
+        &self,
+        r: u32,
+        fields: u16,
+        cells: &mut [u8; MAX_TILES],
+        batch: &mut Vec<Child>,
+    ) {
+        let occupied = self.ranking.unrank(r, cells);
+        let mut slot_at = [u8::MAX; 16];
+        let mut md = 0;
+        for (i, &c) in cells[..self.tiles.len()].iter().enumerate() {
+            slot_at[usize::from(c)] = i as u8;
+            md += manhattan(self.tiles[i], c);
+        }
+        let regions = self.regions.of(occupied);
+        let mut left = fields;
+        while left != 0 {
+            let region = regions[left.trailing_zeros() as usize / 2];
+            left &= left - 1;
+            let mut movable = spread(region) & occupied;
+            while movable != 0 {
+                let from = movable.trailing_zeros() as u8;
+                movable &= movable - 1;
+                let slot = usize::from(slot_at[usize::from(from)]);
+                let tile = self.tiles[slot];
+                let mut into = spread(1 << from) & region;
+                while into != 0 {
+                    let to = into.trailing_zeros() as u8;
+                    into &= into - 1;
+                    let delta = self.ranking.delta(slot, from, to, |x| {
+                        Some(slot_at[usize::from(x)]).filter(|&s| s != u8::MAX)
+                    });
+                    let child_occupied = occupied ^ (1 << from) ^ (1 << to);
+                    batch.push(Child {
+                        rank: (i64::from(r) + i64::from(delta)) as u32,
+                        field: self.regions.index_of(child_occupied, from) as u8,
+                        manhattan: (md + manhattan(tile, to) - manhattan(tile, from)) as u8,
+                    });
+                }
+            }
+        }
     }
 }
 
@@ -223,10 +262,13 @@ pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
         "pattern tiles are 1..=15"
     );
     let ranking = Ranking::new(tiles.len());
-    let regions = Regions::new();
+    let regions = Regions::new(tiles.len());
     let n = ranking.count();
-    let words: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
+    let words: Vec<AtomicU64> = (0..n.div_ceil(PER_WORD))
+        .map(|_| AtomicU64::new(0))
+        .collect();
     let nibbles: Vec<AtomicU8> = (0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect();
+    const { assert!(BLOCK % PER_WORD == 0) };
     let blocks = n.div_ceil(BLOCK);
     let mut active: Vec<AtomicBool> = (0..blocks).map(|_| AtomicBool::new(false)).collect();
     let mut next_active: Vec<AtomicBool> = (0..blocks).map(|_| AtomicBool::new(false)).collect();
@@ -234,8 +276,8 @@ pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
     // The goal: every tile on its own cell, the blank on cell 0 (never a pattern tile's).
     let goal = ranking.rank(tiles);
     let goal_occupied = tiles.iter().fold(0u16, |m, &t| m | 1 << t);
-    let field = regions.index_of(goal_occupied, 0);
-    words[goal as usize].store(label(0) << (2 * field), Relaxed);
+    let (at, shift) = locate(goal, regions.index_of(goal_occupied, 0) as u8);
+    words[at].store(label(0) << shift, Relaxed);
     active[goal as usize / BLOCK].store(true, Relaxed);
     progress(1);
     let mut placements = 1u64;

@@ -14,7 +14,7 @@ use fifteen::input::korf100;
 use fifteen::pdb_build::{self, manhattan, MAX_EXCESS};
 use fifteen::pdb_file::{self, Kind};
 use fifteen::rank::{Ranking, MAX_TILES};
-use fifteen::regions::{Regions, MAX_REGIONS};
+use fifteen::regions::{flood, Regions, MAX_REGIONS};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -39,21 +39,28 @@ fn test_dir(name: &str) -> PathBuf {
 
 #[test]
 fn no_set_of_occupied_cells_leaves_more_than_max_regions() {
-    let regions = Regions::new();
     let mut most = 0;
-    for occupied in 0..=u16::MAX {
-        let r = regions.of(occupied);
-        let n = r.iter().take_while(|&&m| m != 0).count();
-        most = most.max(n);
-        // The regions are disjoint and cover exactly the free cells.
-        let union = r.iter().fold(0u16, |u, &m| {
-            assert_eq!(u & m, 0, "{occupied:#06x}");
-            u | m
-        });
-        assert_eq!(union, !occupied, "{occupied:#06x}");
-        for cell in 0..16u8 {
-            if !occupied >> cell & 1 == 1 {
-                assert_ne!(r[regions.index_of(occupied, cell)] & 1 << cell, 0);
+    for k in 0..=16 {
+        let regions = Regions::new(k);
+        for occupied in (0..=u16::MAX).filter(|m| m.count_ones() as usize == k) {
+            let r = regions.of(occupied);
+            let n = r.iter().take_while(|&&m| m != 0).count();
+            most = most.max(n);
+            // The regions are disjoint, connected, and cover exactly the free cells.
+            let union = r.iter().fold(0u16, |u, &m| {
+                assert_eq!(u & m, 0, "{occupied:#06x}");
+                u | m
+            });
+            assert_eq!(union, !occupied, "{occupied:#06x}");
+            for (i, &region) in r[..n].iter().enumerate() {
+                let lowest = region.trailing_zeros() as u8;
+                assert_eq!(flood(occupied, lowest), region);
+                assert!(i == 0 || r[i - 1].trailing_zeros() < region.trailing_zeros());
+            }
+            for cell in 0..16u8 {
+                if !occupied >> cell & 1 == 1 {
+                    assert_ne!(r[regions.index_of(occupied, cell)] & 1 << cell, 0);
+                }
             }
         }
     }
