@@ -127,8 +127,9 @@ pub struct Config {
     pub parallel: Parallel,
     /// Table size.
     pub hash_mib: usize,
-    /// Whether to use the table.
-    pub table: bool,
+    /// `--table` (`Some(true)`), `--no-table` (`Some(false)`), or neither (`None`: every
+    /// heuristic but pdb78 uses the table; measured in BENCHMARKS.md, it does not pay with 7-8).
+    pub table: Option<bool>,
     /// Commit the whole table's memory before the first instance.
     pub prefault: bool,
     /// Print each solution's moves.
@@ -216,8 +217,13 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_HASH_MIB)))]
     hash_mib: u32,
 
+    /// Use the transposition table with every heuristic [default: with all but pdb78, where it
+    /// saves 11% of the nodes but costs more time than that]
+    #[arg(long)]
+    table: bool,
+
     /// Plain IDA* without a table; with --threads 1, node counts are Korf 1985's (korf100.tsv)
-    #[arg(long, conflicts_with_all = ["hash_mib", "table_slack", "fresh_table", "prefault"])]
+    #[arg(long, conflicts_with_all = ["table", "hash_mib", "table_slack", "fresh_table", "prefault"])]
     no_table: bool,
 
     /// Only nodes with bound - g - h >= N probe and store (0: everywhere, fewest nodes)
@@ -334,7 +340,11 @@ pub fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Command, Stri
         threads,
         parallel,
         hash_mib: cli.hash_mib as usize,
-        table: !cli.no_table,
+        table: match (cli.table, cli.no_table) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
         prefault: cli.prefault,
         solution: cli.solution,
         pdb_dir: if cli.no_pdb_cache {

@@ -72,14 +72,14 @@ fn run(config: Config) -> ExitCode {
             _ if config.threads > 1 => "together on each instance",
             _ => "sequential",
         },
-        if config.table {
-            format!("{} MiB", config.hash_mib)
-        } else {
-            "off".into()
+        match (&solver.table, config.table) {
+            (None, _) => "off".to_string(),
+            (Some(_), Some(true)) => format!("{} MiB", config.hash_mib),
+            (Some(_), _) => format!("{} MiB (not with pdb78)", config.hash_mib),
         },
         config.instances.len()
     );
-    let reference = !config.table
+    let reference = config.table == Some(false)
         && config.threads == 1
         && config.instances.iter().any(|i| i.known_nodes.is_some());
     let width = config

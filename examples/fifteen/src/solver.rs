@@ -30,6 +30,8 @@ pub struct Solver {
     pdb78_bytes: Option<CompactPdb<Bytes>>,
     /// The transposition table, if any.
     pub table: Option<BoundTable>,
+    /// Which instances use it: all (`Some(true)`), or all but pdb78's (`None`).
+    table_choice: Option<bool>,
     /// `--table-slack`.
     pub slack: u32,
 }
@@ -57,7 +59,15 @@ impl Solver {
     /// pattern databases (loaded, or built with a progress bar on stderr and cached). `log`
     /// hears what the databases did. `Err` is a message for the user (exit 2).
     pub fn new(config: &Config, log: &(dyn Fn(String) + Sync)) -> Result<Solver, String> {
-        let table = if config.table {
+        let wants_table = |k: HeuristicKind| match config.table {
+            Some(on) => on,
+            None => k != HeuristicKind::Pdb78,
+        };
+        let table = if config
+            .instances
+            .iter()
+            .any(|i| wants_table(kind_of(config.heuristic, &i.board)))
+        {
             let pages = if config.hash_mib <= HUGE_PAGE_TABLE_MAX_MIB {
                 HugePages::Advise
             } else {
@@ -89,6 +99,7 @@ impl Solver {
             pdb78: None,
             pdb78_bytes: None,
             table,
+            table_choice: config.table,
             slack: config.table_slack,
         };
         for i in &config.instances {
@@ -140,30 +151,57 @@ impl Solver {
         }
     }
 
+    /// The table `board`'s search uses, if any.
+    pub fn table_for(&self, board: &Board) -> Option<&BoundTable> {
+        let kind = kind_of(self.choice, board);
+        let used = self.table_choice.unwrap_or(kind != HeuristicKind::Pdb78);
+        self.table.as_ref().filter(|_| used)
+    }
+
     /// Solves `board` on this thread (`pool: None`, exact IDA* order) or with every thread of
     /// `pool` on its tree.
     pub fn solve(&self, board: Board, pool: Option<&rayon::ThreadPool>) -> Solution {
-        fn with<H: Heuristic>(
+        let table = self.table_for(&board);
+        let slack = self.slack;
+        let side = usize::from(board.side());
+        let missing = "made by Solver::new for every instance it was given";
+        fn run<H: Heuristic>(
             h: &H,
-            s: &Solver,
+            table: Option<&BoundTable>,
+            slack: u32,
             board: Board,
             pool: Option<&rayon::ThreadPool>,
         ) -> Solution {
-            let table = s.table.as_ref();
             match pool {
-                Some(pool) => parallel::solve_parallel(pool, h, table, s.slack, board),
-                None => ida::solve_sequential(h, table, s.slack, board),
+                Some(pool) => parallel::solve_parallel(pool, h, table, slack, board),
+                None => ida::solve_sequential(h, table, slack, board),
             }
         }
-        let side = usize::from(board.side());
-        let missing = "made by Solver::new for every instance it was given";
         match kind_of(self.choice, &board) {
-            HeuristicKind::Md => with(self.md[side].as_ref().expect(missing), self, board, pool),
-            HeuristicKind::Lc => with(self.lc[side].as_ref().expect(missing), self, board, pool),
-            HeuristicKind::Pdb663 => with(self.pdb663.as_ref().expect(missing), self, board, pool),
+            HeuristicKind::Md => run(
+                self.md[side].as_ref().expect(missing),
+                table,
+                slack,
+                board,
+                pool,
+            ),
+            HeuristicKind::Lc => run(
+                self.lc[side].as_ref().expect(missing),
+                table,
+                slack,
+                board,
+                pool,
+            ),
+            HeuristicKind::Pdb663 => run(
+                self.pdb663.as_ref().expect(missing),
+                table,
+                slack,
+                board,
+                pool,
+            ),
             HeuristicKind::Pdb78 => match (&self.pdb78, &self.pdb78_bytes) {
-                (Some(h), _) => with(h, self, board, pool),
-                (None, Some(h)) => with(h, self, board, pool),
+                (Some(h), _) => run(h, table, slack, board, pool),
+                (None, Some(h)) => run(h, table, slack, board, pool),
                 (None, None) => panic!("{missing}"),
             },
         }
@@ -199,7 +237,7 @@ impl Solver {
                 None
             };
             for (i, instance) in instances.iter().enumerate() {
-                if let Some(t) = &self.table {
+                if let Some(t) = self.table_for(&instance.board) {
                     if fresh_table {
                         t.clear();
                     }
@@ -225,7 +263,7 @@ impl Solver {
                     if i >= instances.len() || stop.load(Relaxed) {
                         return;
                     }
-                    if let Some(t) = &self.table {
+                    if let Some(t) = self.table_for(&instances[i].board) {
                         t.new_generation();
                     }
                     // The receiver is gone only once it has stopped listening.

@@ -134,7 +134,7 @@ fn flags_are_validated() {
         panic!("default run")
     };
     assert_eq!(c.instances.len(), 100);
-    assert!(c.table && c.heuristic.is_none() && c.threads >= 1 && !c.prefault);
+    assert!(c.table.is_none() && c.heuristic.is_none() && c.threads >= 1 && !c.prefault);
     let Ok(Command::Run(c)) = parse_args(&args("--korf 3,5 --heuristic lc --no-table --threads 1"))
     else {
         panic!("korf run")
@@ -171,6 +171,7 @@ fn flags_are_validated() {
         ("--korf 1-3 --file x", "cannot be used with"),
         ("--no-table --hash-mib 4", "cannot be used with"),
         ("--no-table --prefault", "cannot be used with"),
+        ("--no-table --table", "cannot be used with"),
         ("--pdb-dir x --no-pdb-cache", "cannot be used with"),
         (
             "--fresh-table --parallel instances --threads 2",

@@ -435,3 +435,28 @@ fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honou
         assert_eq!(reported, 3, "{line}");
     }
 }
+
+#[test]
+fn tables_above_the_huge_page_limit_get_small_pages() {
+    use fifteen::input::{parse_args, Command};
+    use fifteen::solver::{Solver, HUGE_PAGE_TABLE_MAX_MIB};
+    use searchcache::HugePages;
+    for (mib, pages) in [
+        (64, HugePages::Advise),
+        (HUGE_PAGE_TABLE_MAX_MIB, HugePages::Advise),
+        (HUGE_PAGE_TABLE_MAX_MIB + 1, HugePages::Never),
+    ] {
+        let line = format!("--korf 9 --heuristic lc --hash-mib {mib}");
+        let argv: Vec<&str> = line.split_whitespace().collect();
+        let Ok(Command::Run(config)) = parse_args(&argv) else {
+            panic!("{line}")
+        };
+        let solver = Solver::new(&config, &|_| {}).expect("solver");
+        let table = solver.table.as_ref().expect("lc uses the table by default");
+        assert_eq!(
+            table.options(),
+            searchcache::Options::default().huge_pages(pages)
+        );
+        assert!(table.memory_bytes() >> 20 <= mib);
+    }
+}
