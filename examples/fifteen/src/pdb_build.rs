@@ -35,8 +35,8 @@ const BLOCK: usize = 4096;
 /// Blocks per rayon task.
 const BLOCKS_PER_TASK: usize = 16;
 
-/// Children collected before their words are prefetched; they are read a batch later, so that
-/// enough loads are in flight to cover memory latency.
+/// Children collected before their words are prefetched and read: enough loads in flight to
+/// cover memory latency.
 const BATCH: usize = 32;
 
 /// A finished table: `entries` holds the excess of rank `r` in the low (even `r`) or high (odd
@@ -136,15 +136,12 @@ impl std::ops::Add for Tally {
 }
 
 impl Space<'_> {
-    /// Starts loading the words of the children in `batch`.
-    fn prefetch(&self, batch: &[Child]) {
-        for c in batch {
+    /// Labels the children in `batch` with `next` (level `level + 1`), prefetching their words
+    /// first.
+    fn settle(&self, batch: &mut Vec<Child>, next_level: u32, tally: &mut Tally) {
+        for c in batch.iter() {
             searchcache::prefetch(&self.words[c.rank as usize / PER_WORD]);
         }
-    }
-
-    /// Labels the children in `batch` (prefetched a batch earlier) with level `next_level`.
-    fn settle(&self, batch: &mut Vec<Child>, next_level: u32, tally: &mut Tally) {
         let next = label(next_level);
         for c in batch.drain(..) {
             let (at, shift) = locate(c.rank, c.field);
@@ -180,7 +177,6 @@ impl Space<'_> {
         let current = label(level);
         let mut tally = Tally::default();
         let mut batch = Vec::with_capacity(BATCH + 4 * 4 * 8);
-        let mut loading = Vec::with_capacity(BATCH + 4 * 4 * 8);
         let mut cells = [0u8; MAX_TILES];
         let words =
             blocks.start * BLOCK / PER_WORD..(blocks.end * BLOCK / PER_WORD).min(self.words.len());
@@ -201,15 +197,10 @@ impl Space<'_> {
                     );
                 }
             }
-            // Software pipelining: this batch's words load while the previous batch settles.
             if batch.len() >= BATCH {
-                self.prefetch(&batch);
-                self.settle(&mut loading, level + 1, &mut tally);
-                std::mem::swap(&mut batch, &mut loading);
+                self.settle(&mut batch, level + 1, &mut tally);
             }
         }
-        self.settle(&mut loading, level + 1, &mut tally);
-        self.prefetch(&batch);
         self.settle(&mut batch, level + 1, &mut tally);
         tally
     }
