@@ -143,15 +143,15 @@ pub fn transpose(cell: u8) -> u8 {
     (cell % 4) * 4 + cell / 4
 }
 
-/// Checks a partition: 1..=MAX_GROUPS groups of 1..=8 distinct tiles of 1..=15.
-pub fn check_partition(partition: &[&[u8]]) -> Result<(), PdbError> {
+/// Checks a partition: 1..=MAX_GROUPS groups of 1..=`max_tiles` distinct tiles of 1..=15.
+pub fn check_partition(partition: &[&[u8]], max_tiles: usize) -> Result<(), PdbError> {
     if partition.is_empty() || partition.len() > MAX_GROUPS {
         return Err(PdbError(format!("1..={MAX_GROUPS} groups")));
     }
     let mut seen = [false; CELLS];
     for group in partition {
-        if group.is_empty() || group.len() > MAX_TILES {
-            return Err(PdbError(format!("groups have 1..={MAX_TILES} tiles")));
+        if group.is_empty() || group.len() > max_tiles {
+            return Err(PdbError(format!("groups have 1..={max_tiles} tiles")));
         }
         for &t in group.iter() {
             if t == 0
@@ -257,7 +257,7 @@ impl<E: Entries> CompactPdb<E> {
         log: &(dyn Fn(String) + Sync),
         wrap: impl Fn(Vec<u8>) -> E,
     ) -> Result<(Self, LoadReport), PdbError> {
-        check_partition(partition)?;
+        check_partition(partition, MAX_TILES)?;
         let mut report = LoadReport::default();
         let mut groups = Vec::new();
         // One table at a time: each build uses every core, and the next build's memory is

@@ -83,25 +83,8 @@ impl PatternDb {
         dir: Option<&Path>,
         log: &(dyn Fn(String) + Sync),
     ) -> Result<PatternDb, PartitionError> {
-        let mut seen = [false; CELLS];
-        if partition.len() > MAX_GROUPS {
-            return Err(PartitionError(format!("at most {MAX_GROUPS} groups")));
-        }
-        for group in partition {
-            if group.is_empty() || group.len() > MAX_GROUP {
-                return Err(PartitionError(format!("groups have 1..={MAX_GROUP} tiles")));
-            }
-            for &t in group.iter() {
-                if t == 0
-                    || usize::from(t) >= CELLS
-                    || std::mem::replace(&mut seen[usize::from(t)], true)
-                {
-                    return Err(PartitionError(format!(
-                        "tile {t} is not a tile or is in two groups"
-                    )));
-                }
-            }
-        }
+        crate::compact_pdb::check_partition(partition, MAX_GROUP)
+            .map_err(|e| PartitionError(e.0))?;
         let groups: Vec<Group> = partition
             .par_iter()
             .map(|tiles| Group::load_or_build(tiles, dir, log))

@@ -268,7 +268,7 @@ pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
         .map(|_| AtomicU64::new(0))
         .collect();
     let nibbles: Vec<AtomicU8> = (0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect();
-    const { assert!(BLOCK % PER_WORD == 0) };
+    const { assert!(BLOCK.is_multiple_of(PER_WORD)) };
     let blocks = n.div_ceil(BLOCK);
     let mut active: Vec<AtomicBool> = (0..blocks).map(|_| AtomicBool::new(false)).collect();
     let mut next_active: Vec<AtomicBool> = (0..blocks).map(|_| AtomicBool::new(false)).collect();

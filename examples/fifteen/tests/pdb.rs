@@ -343,6 +343,9 @@ fn cache_files_are_checked_and_rebuilt_and_partial_files_never_trusted() {
         &[&[1, 2, 3, 4, 5, 6, 7, 8, 9]],
         &[],
     ] {
-        assert!(compact_pdb::check_partition(bad).is_err(), "{bad:?}");
+        assert!(
+            compact_pdb::check_partition(bad, MAX_TILES).is_err(),
+            "{bad:?}"
+        );
     }
 }
