@@ -205,6 +205,11 @@ pub fn load_or_build_table(
         "building the {}-tile database {tiles:?}",
         tiles.len()
     ));
+    log(format!(
+        "building the {}-tile pattern database {tiles:?}: {count} entries, on every core \
+         (once: it is cached)",
+        tiles.len()
+    ));
     let started = Instant::now();
     let built = pdb_build::build(tiles, &|n| bar.inc(n));
     bar.finish_and_clear();
