@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The fifteen-puzzle measurements of BENCHMARKS.md, run side by side: one configuration per
-# line, totals and times. Takes 15-30 minutes on 2 cores. Usage: examples/fifteen/bench.sh [LC_SUBSET]
+# The MD+LC and 6-6-3 measurements of BENCHMARKS.md ("Fifteen puzzle (issue 6)"): one
+# configuration per line, totals and times. Takes 15-30 minutes on 2 cores.
+# Usage: examples/fifteen/bench.sh [LC_SUBSET]. The 7-8 measurements use bench.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUB=${1:-1-25}
 cargo build --release -p fifteen >/dev/null 2>&1
 B=target/release/fifteen
-PDB=(--pdb-dir target/fifteen-pdb)
+PDB=(--heuristic pdb663 --pdb-dir target/fifteen-pdb)
 $B --korf 1 "${PDB[@]}" >/dev/null # build the pattern databases once, outside the timings
 date -u; uptime; lscpu | grep -E "Model name|^CPU\(s\)"; cat /sys/kernel/mm/transparent_hugepage/enabled
 run() {

@@ -5,15 +5,41 @@
 use crate::board::Board;
 
 /// A lower bound on the moves from a board to the goal, kept up to date move by move.
+///
+/// A move is taken in two steps so that a search can overlap memory latency: [`begin`]
+/// computes what the child needs (and may prefetch the lines its value lives in) for every
+/// child of a node first, then [`finish`] reads the values. Heuristics that read no large table
+/// do all the work in `begin`.
+///
+/// [`begin`]: Heuristic::begin
+/// [`finish`]: Heuristic::finish
 pub trait Heuristic: Sync {
     /// What the heuristic carries from a board to its child.
     type State: Copy + Send + Sync;
 
+    /// A child's state between [`begin`](Heuristic::begin) and [`finish`](Heuristic::finish).
+    type Pending: Copy;
+
     /// The state and value of a board.
     fn init(&self, board: &Board) -> (Self::State, u32);
 
-    /// The state and value after `tile` slid from cell `from` to cell `to`, turning `before`
-    /// into `after`.
+    /// Starts the update after `tile` slid from cell `from` to cell `to`, turning `before` into
+    /// `after`.
+    fn begin(
+        &self,
+        state: Self::State,
+        before: &Board,
+        after: &Board,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> Self::Pending;
+
+    /// The child's state and value.
+    fn finish(&self, pending: Self::Pending) -> (Self::State, u32);
+
+    /// Both steps at once.
+    #[inline]
     fn update(
         &self,
         state: Self::State,
@@ -22,7 +48,9 @@ pub trait Heuristic: Sync {
         tile: u8,
         from: u8,
         to: u8,
-    ) -> (Self::State, u32);
+    ) -> (Self::State, u32) {
+        self.finish(self.begin(state, before, after, tile, from, to))
+    }
 }
 
 /// Manhattan distance: the sum over tiles of rows + columns to their goal cell.
@@ -64,6 +92,7 @@ impl Manhattan {
 
 impl Heuristic for Manhattan {
     type State = u32;
+    type Pending = (u32, u32);
 
     fn init(&self, board: &Board) -> (u32, u32) {
         let h = self.of(board);
@@ -71,9 +100,14 @@ impl Heuristic for Manhattan {
     }
 
     #[inline]
-    fn update(&self, h: u32, _: &Board, _: &Board, tile: u8, from: u8, to: u8) -> (u32, u32) {
+    fn begin(&self, h: u32, _: &Board, _: &Board, tile: u8, from: u8, to: u8) -> (u32, u32) {
         let h = h.wrapping_add_signed(self.delta(tile, from, to));
         (h, h)
+    }
+
+    #[inline]
+    fn finish(&self, done: (u32, u32)) -> (u32, u32) {
+        done
     }
 }
 
@@ -175,6 +209,7 @@ fn conflict(goals: &[u8]) -> u8 {
 
 impl Heuristic for LinearConflict {
     type State = LcState;
+    type Pending = (LcState, u32);
 
     fn init(&self, board: &Board) -> (LcState, u32) {
         let columns = self.transposed(board);
@@ -186,7 +221,12 @@ impl Heuristic for LinearConflict {
     }
 
     #[inline]
-    fn update(
+    fn finish(&self, done: (LcState, u32)) -> (LcState, u32) {
+        done
+    }
+
+    #[inline]
+    fn begin(
         &self,
         s: LcState,
         before: &Board,

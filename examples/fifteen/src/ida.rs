@@ -137,10 +137,21 @@ impl<S: Copy> Node<S> {
     /// The child reached by moving the blank `d`, or `None` off the board.
     #[inline]
     pub fn child<H: Heuristic<State = S>>(&self, heuristic: &H, d: Dir) -> Option<Node<S>> {
+        Some(self.begin_child(heuristic, d)?.finish(heuristic))
+    }
+
+    /// The first step of [`child`](Self::child): the board and the heuristic's pending update
+    /// (which may have started loading the lines the child's value lives in).
+    #[inline]
+    pub fn begin_child<H: Heuristic<State = S>>(
+        &self,
+        heuristic: &H,
+        d: Dir,
+    ) -> Option<PendingNode<H::Pending>> {
         let to = self.board.target(d)?;
         let mut board = self.board;
         let tile = board.slide(to);
-        let (state, h) = heuristic.update(
+        let pending = heuristic.begin(
             self.state,
             &self.board,
             &board,
@@ -148,13 +159,37 @@ impl<S: Copy> Node<S> {
             to,
             self.board.blank(),
         );
-        Some(Node {
+        Some(PendingNode {
             board,
-            state,
-            h,
-            back: Some(d.opposite()),
+            pending,
+            back: d.opposite(),
             parent_h: self.h,
         })
+    }
+}
+
+/// A child whose heuristic value is not read yet.
+#[derive(Clone, Copy, Debug)]
+pub struct PendingNode<P> {
+    /// The board.
+    pub board: Board,
+    pending: P,
+    back: Dir,
+    parent_h: u32,
+}
+
+impl<P: Copy> PendingNode<P> {
+    /// The child, its value read.
+    #[inline]
+    pub fn finish<H: Heuristic<Pending = P>>(self, heuristic: &H) -> Node<H::State> {
+        let (state, h) = heuristic.finish(self.pending);
+        Node {
+            board: self.board,
+            state,
+            h,
+            back: Some(self.back),
+            parent_h: self.parent_h,
+        }
     }
 }
 
@@ -225,17 +260,24 @@ impl<H: Heuristic> Search<'_, H> {
         let remaining = self.bound - g;
         let mut first = [INFINITE; 4];
         let mut least = u32::from(INFINITE);
-        // All children first, so that the table lines of those we will probe load in parallel.
-        let mut children = [None; 4];
+        // Every child's board and heuristic lines first, then their table buckets, so that all
+        // those loads are in flight together; then the values. A child's slack is at most its
+        // parent's when h drops by at most 1 a move (a hint only: probes check their own slack).
+        let table = self.table.filter(|_| remaining - node.h >= self.min_slack);
+        let mut pending = [None; 4];
         for d in DIRS {
             if Some(d) == node.back {
                 continue;
             }
-            children[d as usize] = node.child(self.heuristic, d);
-            if let (Some(table), Some(c)) = (self.table, &children[d as usize]) {
-                if c.h < remaining && remaining - 1 - c.h >= self.min_slack {
-                    table.prefetch(c.board.key());
-                }
+            pending[d as usize] = node.begin_child(self.heuristic, d);
+            if let (Some(table), Some(p)) = (table, &pending[d as usize]) {
+                table.prefetch(p.board.key());
+            }
+        }
+        let mut children = [None; 4];
+        for d in DIRS {
+            if let Some(p) = pending[d as usize] {
+                children[d as usize] = Some(p.finish(self.heuristic));
             }
         }
         for d in DIRS {

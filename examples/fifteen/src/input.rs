@@ -2,6 +2,9 @@
 //! with an error that names the problem (never a panic).
 
 use crate::board::{Board, BoardError};
+use clap::error::ErrorKind;
+use clap::{Parser, ValueEnum};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Korf's 100 instances with their reference counts (see the file's header for the convention).
@@ -46,14 +49,56 @@ pub fn korf100() -> Vec<KorfInstance> {
 }
 
 /// Which heuristic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HeuristicKind {
     /// Manhattan distance.
     Md,
     /// Manhattan distance + linear conflict.
     Lc,
-    /// Additive 6-6-3 pattern databases (4×4 only).
-    Pdb,
+    /// Additive 6-6-3 pattern databases, max'd with the reflection (4×4 only; 48 MiB).
+    #[value(name = "pdb663", alias = "pdb")]
+    Pdb663,
+    /// Additive 7-8 pattern databases, max'd with the reflection (4×4 only; 289 MB, built once
+    /// in about a minute and cached).
+    #[value(name = "pdb78")]
+    Pdb78,
+}
+
+impl HeuristicKind {
+    /// The name `--heuristic` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Md => "md",
+            HeuristicKind::Lc => "lc",
+            HeuristicKind::Pdb663 => "pdb663",
+            HeuristicKind::Pdb78 => "pdb78",
+        }
+    }
+
+    /// Whether it needs the 4×4 board.
+    pub fn is_pdb(self) -> bool {
+        matches!(self, HeuristicKind::Pdb663 | HeuristicKind::Pdb78)
+    }
+}
+
+/// How threads share a list of instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Parallel {
+    /// `instances` for two or more instances, `tree` for one.
+    Auto,
+    /// Each thread solves whole instances (sequential IDA* each), all sharing the table.
+    Instances,
+    /// All threads search each instance together (`parallel.rs`).
+    Tree,
+}
+
+/// How the 7-8 tables are held in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PdbLayout {
+    /// Two entries per byte, as cached on disk (289 MB).
+    Nibbles,
+    /// One entry per byte (577 MB).
+    Bytes,
 }
 
 /// A puzzle to solve, with a label for the report.
@@ -74,18 +119,25 @@ pub struct Instance {
 pub struct Config {
     /// What to solve.
     pub instances: Vec<Instance>,
-    /// Heuristic; `None`: PDB on 4×4, linear conflict on smaller boards.
+    /// Heuristic; `None`: pdb78 on 4×4, linear conflict on smaller boards.
     pub heuristic: Option<HeuristicKind>,
-    /// Threads per instance.
+    /// Threads.
     pub threads: usize,
+    /// How the threads share the instances (never `Auto`: resolved here).
+    pub parallel: Parallel,
     /// Table size.
     pub hash_mib: usize,
-    /// Whether to use the table.
-    pub table: bool,
+    /// `--table` (`Some(true)`), `--no-table` (`Some(false)`), or neither (`None`: every
+    /// heuristic but pdb78 uses the table; measured in BENCHMARKS.md, it does not pay with 7-8).
+    pub table: Option<bool>,
+    /// Commit the whole table's memory before the first instance.
+    pub prefault: bool,
     /// Print each solution's moves.
     pub solution: bool,
     /// Where pattern databases are cached; `None`: do not cache.
     pub pdb_dir: Option<PathBuf>,
+    /// How the 7-8 tables are held in memory.
+    pub pdb_layout: PdbLayout,
     /// Least slack (bound − g − h) of a node that probes or stores.
     pub table_slack: u32,
     /// Clear the table between instances (so counts do not depend on the order).
@@ -95,135 +147,141 @@ pub struct Config {
 /// What `main` should do.
 #[derive(Debug)]
 pub enum Command {
-    /// Print the usage.
-    Help,
+    /// Print this (`--help`, `--version`) and exit 0.
+    Help(String),
     /// Solve.
     Run(Config),
 }
 
-/// The usage text.
-pub const USAGE: &str = "\
-fifteen: optimal sliding-tile puzzle solver (IDA* + transposition table + pattern databases)
+/// The table's default size.
+pub const DEFAULT_HASH_MIB: u32 = 256;
 
-USAGE: fifteen [OPTIONS] [TILES...]
+/// The largest `--hash-mib`: 1 TiB.
+pub const MAX_HASH_MIB: u32 = 1 << 20;
 
-Instances (default: all of Korf's 100):
-  --korf LIST        Korf's instances by id: 1-100, 5,7,90-100
-  --file F           one instance per line (4, 9 or 16 numbers, blank 0; '#' comments)
-  TILES...           one instance on the command line, e.g. 8 puzzle: 1 2 0 3 4 5 6 7 8
-  Goal: 0 1 2 ... (blank top-left). Size is inferred: 4 = 2x2, 9 = 3x3, 16 = 4x4.
+/// Korf ids as `--korf` takes them.
+#[derive(Clone, Debug)]
+pub struct KorfIds(pub Vec<usize>);
 
-Options:
-  --heuristic H      md | lc | pdb (default: pdb on 4x4 (additive 6-6-3, mirrored), lc otherwise)
-  --threads N        threads per instance (default: all cores); 1 = exact sequential IDA*
-  --hash-mib N       transposition table size in MiB (default 256)
-  --no-table         plain IDA*; with --threads 1 counts nodes as Korf 1985 (korf100.tsv)
-  --table-slack N    only nodes with bound - g - h >= N probe and store (default 2;
-                     0 probes everywhere: fewest nodes, slower)
-  --fresh-table      empty the table before each instance (default: bounds are kept, they stay valid)
-  --pdb-dir DIR      pattern-database cache (default $XDG_CACHE_HOME/searchcache or ~/.cache/searchcache)
-  --no-pdb-cache     build the pattern databases in memory only
-  --solution         print every solution's moves (the blank's: U L R D)
-  --help             this text
+const AFTER_HELP: &str = "\
+Goal: 0 1 2 ... (blank top-left). The size is inferred from the tile count: 4 = 2x2, 9 = 3x3,
+16 = 4x4 (5x5 boards do not fit the 64-bit table key and are refused).
 
-Every solution is replayed to the goal and checked. Exit codes: 0 ok, 1 a check failed, 2 usage or input error.
-";
+Pattern databases are built on first use on every core, with a progress bar, and cached with a
+checksum (7-8: about a minute on 2 cores, 289 MB on disk); a damaged or partial file is rebuilt.
 
-fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    v.parse()
-        .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
+Every solution is replayed to the goal and checked; Korf's instances are checked against their
+known optimal lengths. Exit codes: 0 ok, 1 a check failed, 2 usage or input error. A closed
+standard output (fifteen | head) ends the run quietly.";
+
+/// fifteen: optimal sliding-tile puzzle solver (IDA* + transposition table + pattern databases)
+#[derive(Parser, Debug)]
+#[command(name = "fifteen", version, after_help = AFTER_HELP)]
+struct Cli {
+    /// Korf's instances by id, in the order given, e.g. 1-100 or 5,7,90-100 [default: all 100]
+    #[arg(long, value_name = "LIST", value_parser = parse_korf, conflicts_with_all = ["file", "tiles"],
+          help_heading = "Instances")]
+    korf: Option<KorfIds>,
+
+    /// One instance per line: 4, 9 or 16 numbers (blank 0), '#' starts a comment
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "tiles",
+        help_heading = "Instances"
+    )]
+    file: Option<PathBuf>,
+
+    /// One instance on the command line, row-major, e.g. the 8-puzzle 1 2 0 3 4 5 6 7 8
+    #[arg(
+        value_name = "TILES",
+        allow_negative_numbers = true,
+        help_heading = "Instances"
+    )]
+    tiles: Vec<u32>,
+
+    /// md | lc | pdb663 (alias pdb) | pdb78 [default: pdb78 on 4x4 (additive 7-8, reflected), lc on smaller boards]
+    #[arg(long, value_enum, value_name = "H", hide_possible_values = true)]
+    heuristic: Option<HeuristicKind>,
+
+    /// Threads [default: all cores]; 1 = exact sequential IDA*
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+
+    /// How threads share the instances: whole instances each, or every instance's tree together
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Parallel::Auto)]
+    parallel: Parallel,
+
+    /// Transposition table size in MiB
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_HASH_MIB,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_HASH_MIB)))]
+    hash_mib: u32,
+
+    /// Use the transposition table with every heuristic [default: with all but pdb78, where it
+    /// saves 11% of the nodes but costs more time than that]
+    #[arg(long)]
+    table: bool,
+
+    /// Plain IDA* without a table; with --threads 1, node counts are Korf 1985's (korf100.tsv)
+    #[arg(long, conflicts_with_all = ["table", "hash_mib", "table_slack", "fresh_table", "prefault"])]
+    no_table: bool,
+
+    /// Only nodes with bound - g - h >= N probe and store (0: everywhere, fewest nodes)
+    #[arg(long, value_name = "N", default_value_t = crate::ida::DEFAULT_TABLE_SLACK,
+          value_parser = clap::value_parser!(u32).range(0..=255))]
+    table_slack: u32,
+
+    /// Empty the table before each instance (default: bounds are kept; they stay valid)
+    #[arg(long)]
+    fresh_table: bool,
+
+    /// Commit the whole table's memory (in parallel) before the first instance, so that no
+    /// instance's time includes page faults [default: pages are committed as the search writes them]
+    #[arg(long)]
+    prefault: bool,
+
+    /// Pattern-database cache [default: $XDG_CACHE_HOME/searchcache or ~/.cache/searchcache]
+    #[arg(long, value_name = "DIR", conflicts_with = "no_pdb_cache")]
+    pdb_dir: Option<PathBuf>,
+
+    /// Build the pattern databases in memory only
+    #[arg(long)]
+    no_pdb_cache: bool,
+
+    /// How the 7-8 tables are held in memory
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = PdbLayout::Nibbles)]
+    pdb_layout: PdbLayout,
+
+    /// Print every solution's moves (the blank's: U L R D)
+    #[arg(long)]
+    solution: bool,
 }
 
-/// Parses the arguments (without the program name).
-pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut heuristic = None;
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut hash_mib = 256;
-    let mut table = true;
-    let mut solution = false;
-    let mut fresh_table = false;
-    let mut table_slack = crate::ida::DEFAULT_TABLE_SLACK;
-    let mut pdb_dir = Some(crate::pdb::default_dir());
-    let mut korf: Option<String> = None;
-    let mut file: Option<PathBuf> = None;
-    let mut tiles: Vec<u32> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        let value = args.get(i + 1);
-        i += 1;
-        match arg {
-            "--help" | "-h" => return Ok(Command::Help),
-            "--heuristic" => {
-                heuristic = Some(match value.map(String::as_str) {
-                    Some("md") => HeuristicKind::Md,
-                    Some("lc") => HeuristicKind::Lc,
-                    Some("pdb") => HeuristicKind::Pdb,
-                    Some(v) => return Err(format!("--heuristic: '{v}' is not md, lc or pdb")),
-                    None => return Err("--heuristic needs a value: md, lc or pdb".into()),
-                });
-                i += 1;
-            }
-            "--threads" => {
-                threads = number(arg, value)?;
-                if threads == 0 || threads > 1024 {
-                    return Err("--threads: give 1..=1024".into());
+fn parse_korf(spec: &str) -> Result<KorfIds, String> {
+    parse_ids(spec).map(KorfIds)
+}
+
+/// Parses the arguments (without the program name). `Err` is the message for a usage or input
+/// error (the binary prints it and exits 2).
+pub fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Command, String> {
+    let argv =
+        std::iter::once(OsString::from("fifteen")).chain(args.iter().cloned().map(Into::into));
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    Ok(Command::Help(e.render().to_string()))
                 }
-                i += 1;
+                _ => Err(e.render().to_string()),
             }
-            "--hash-mib" => {
-                hash_mib = number(arg, value)?;
-                if hash_mib == 0 {
-                    return Err("--hash-mib: give at least 1 (or --no-table)".into());
-                }
-                i += 1;
-            }
-            "--table-slack" => {
-                table_slack = number(arg, value)?;
-                i += 1;
-            }
-            "--no-table" => table = false,
-            "--fresh-table" => fresh_table = true,
-            "--solution" => solution = true,
-            "--no-pdb-cache" => pdb_dir = None,
-            "--pdb-dir" => {
-                pdb_dir = Some(PathBuf::from(value.ok_or("--pdb-dir needs a directory")?));
-                i += 1;
-            }
-            "--korf" => {
-                korf = Some(
-                    value
-                        .ok_or("--korf needs ids, e.g. 1-100 or 3,5,90-100")?
-                        .clone(),
-                );
-                i += 1;
-            }
-            "--file" => {
-                file = Some(PathBuf::from(value.ok_or("--file needs a path")?));
-                i += 1;
-            }
-            flag if flag.starts_with('-') && flag.parse::<i64>().is_err() => {
-                return Err(format!("unknown option '{flag}' (see --help)"));
-            }
-            number => tiles.push(
-                number
-                    .parse()
-                    .map_err(|_| format!("'{number}' is neither an option nor a tile number"))?,
-            ),
         }
-    }
-    let sources =
-        usize::from(korf.is_some()) + usize::from(file.is_some()) + usize::from(!tiles.is_empty());
-    if sources > 1 {
-        return Err("give one of --korf, --file or tiles, not several".into());
-    }
-    let instances = if let Some(path) = file {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    };
+    let instances = if let Some(path) = &cli.file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         parse_instances(&text, &path.display().to_string())?
-    } else if !tiles.is_empty() {
-        let board = Board::from_tiles(&tiles).map_err(|e| format!("command line: {e}"))?;
+    } else if !cli.tiles.is_empty() {
+        let board = Board::from_tiles(&cli.tiles).map_err(|e| format!("command line: {e}"))?;
         vec![Instance {
             label: "argv".into(),
             board,
@@ -231,12 +289,12 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             known_nodes: None,
         }]
     } else {
-        let ids = parse_ids(korf.as_deref().unwrap_or("1-100"))?;
+        let ids = cli.korf.map_or_else(|| (1..=100).collect(), |k| k.0);
         let all = korf100();
         ids.iter()
             .map(|&id| {
                 let k = &all[id - 1];
-                let known_nodes = match heuristic {
+                let known_nodes = match cli.heuristic {
                     Some(HeuristicKind::Md) => Some(k.md_nodes),
                     Some(HeuristicKind::Lc) => Some(k.mdlc_nodes),
                     _ => None,
@@ -250,16 +308,53 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             })
             .collect()
     };
+    if let (Some(h), Some(i)) = (
+        cli.heuristic.filter(|h| h.is_pdb()),
+        instances.iter().find(|i| i.board.side() != 4),
+    ) {
+        return Err(format!(
+            "{}: --heuristic {} is for the 4×4 board only; use --heuristic md or lc",
+            i.label,
+            h.name()
+        ));
+    }
+    let threads = cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    if cli.fresh_table && cli.parallel == Parallel::Instances && threads > 1 {
+        return Err(
+            "--fresh-table empties the table between instances, which threads solving \
+                    several instances at once cannot do: use --parallel tree or --threads 1"
+                .into(),
+        );
+    }
+    let parallel = match cli.parallel {
+        Parallel::Auto if instances.len() > 1 && !cli.fresh_table => Parallel::Instances,
+        Parallel::Auto => Parallel::Tree,
+        p => p,
+    };
     Ok(Command::Run(Config {
         instances,
-        heuristic,
+        heuristic: cli.heuristic,
         threads,
-        hash_mib,
-        table,
-        solution,
-        pdb_dir,
-        fresh_table,
-        table_slack,
+        parallel,
+        hash_mib: cli.hash_mib as usize,
+        table: match (cli.table, cli.no_table) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
+        prefault: cli.prefault,
+        solution: cli.solution,
+        pdb_dir: if cli.no_pdb_cache {
+            None
+        } else {
+            Some(cli.pdb_dir.unwrap_or_else(crate::pdb_file::default_dir))
+        },
+        pdb_layout: cli.pdb_layout,
+        fresh_table: cli.fresh_table,
+        table_slack: cli.table_slack,
     }))
 }
 

@@ -1,21 +1,23 @@
 //! The `fifteen` binary: with no arguments it solves Korf's 100 random 15-puzzle instances
 //! optimally and prints a table. `cargo run --release -p fifteen -- --help` for the options.
+//!
+//! Nothing here panics on a closed standard output or error: every line goes through
+//! [`Out::line`], which notices a write that fails (`fifteen | head -1`) and ends the run
+//! quietly instead.
 
-use fifteen::board::Board;
-use fifteen::heuristic::{Heuristic, LinearConflict, Manhattan};
-use fifteen::ida::{self, BoundTable, Solution};
-use fifteen::input::{self, Command, Config, HeuristicKind};
-use fifteen::{parallel, pdb, report};
-use indicatif::{ProgressBar, ProgressStyle};
-use searchcache::Size;
+use fifteen::input::{self, Command, Config};
+use fifteen::report;
+use fifteen::solver::Solver;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     match input::parse_args(&args) {
-        Ok(Command::Help) => {
-            print!("{}", input::USAGE);
+        Ok(Command::Help(text)) => {
+            let _ = write!(io::stdout(), "{text}");
             ExitCode::SUCCESS
         }
         Ok(Command::Run(config)) => run(config),
@@ -23,99 +25,61 @@ fn main() -> ExitCode {
     }
 }
 
+/// A line for the user on stderr; a closed stderr loses it, nothing else.
+fn note(message: &str) {
+    let _ = writeln!(io::stderr(), "{message}");
+}
+
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}\n(see --help)");
+    if message.starts_with("error:") {
+        note(message.trim_end());
+    } else {
+        note(&format!("error: {message}\n(see --help)"));
+    }
     ExitCode::from(2)
 }
 
-/// Solves with one thread (exact IDA* order) or cooperatively on `pool`.
-fn solve_with<H: Heuristic>(
-    h: &H,
-    table: Option<&BoundTable>,
-    slack: u32,
-    pool: Option<&rayon::ThreadPool>,
-    board: Board,
-) -> Solution {
-    match pool {
-        Some(pool) => parallel::solve_parallel(pool, h, table, slack, board),
-        None => ida::solve_sequential(h, table, slack, board),
+/// Standard output that notices when its reader has gone.
+struct Out {
+    closed: bool,
+}
+
+impl Out {
+    /// Writes `text` and a newline; `false` (now and from then on) once a write failed.
+    fn line(&mut self, text: &str) -> bool {
+        if !self.closed {
+            let mut out = io::stdout().lock();
+            self.closed = writeln!(out, "{text}").and_then(|()| out.flush()).is_err();
+        }
+        !self.closed
     }
 }
 
 fn run(config: Config) -> ExitCode {
     let started = Instant::now();
-    let kind_of = |b: &Board| {
-        config.heuristic.unwrap_or(if b.side() == 4 {
-            HeuristicKind::Pdb
-        } else {
-            HeuristicKind::Lc
-        })
+    let log = |m: String| note(&m);
+    let solver = match Solver::new(&config, &log) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e),
     };
-    if let Some(i) = config
-        .instances
-        .iter()
-        .find(|i| kind_of(&i.board) == HeuristicKind::Pdb && i.board.side() != 4)
-    {
-        return usage_error(&format!(
-            "{}: pattern databases are built for the 4×4 board only; use --heuristic md or lc",
-            i.label
-        ));
-    }
-    let table = if config.table {
-        match BoundTable::new(Size::Mib(config.hash_mib)) {
-            Ok(t) => {
-                // Commit the pages now, so the first instance's time does not include them.
-                t.prefault();
-                Some(t)
-            }
-            Err(e) => return usage_error(&format!("--hash-mib {}: {e}", config.hash_mib)),
-        }
-    } else {
-        None
-    };
-    let pool = if config.threads > 1 {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .build()
-        {
-            Ok(p) => Some(p),
-            Err(e) => return usage_error(&format!("--threads {}: {e}", config.threads)),
-        }
-    } else {
-        None
-    };
-    let needs_pdb = config
-        .instances
-        .iter()
-        .any(|i| kind_of(&i.board) == HeuristicKind::Pdb);
-    let pdb = if needs_pdb {
-        let log = |m: String| eprintln!("{m}");
-        match pdb::PatternDb::load_or_build(&pdb::PARTITION_663, config.pdb_dir.as_deref(), &log) {
-            Ok(p) => Some(p),
-            Err(e) => return usage_error(&format!("pattern databases: {}", e.0)),
-        }
-    } else {
-        None
-    };
-    let mut md: [Option<Manhattan>; 5] = Default::default();
-    let mut lc: [Option<LinearConflict>; 5] = Default::default();
-    let heuristic_name = match config.heuristic {
-        None => "pdb 6-6-3 (4x4) / lc (smaller)",
-        Some(HeuristicKind::Md) => "md",
-        Some(HeuristicKind::Lc) => "lc (md + linear conflict)",
-        Some(HeuristicKind::Pdb) => "pdb 6-6-3 + mirror",
-    };
-    println!(
-        "heuristic {heuristic_name}, threads {}, table {}, {} instance(s)",
+    let mut out = Out { closed: false };
+    let heading = format!(
+        "heuristic {}, threads {} ({}), table {}, {} instance(s)",
+        solver.heuristic_name(config.pdb_layout),
         config.threads,
-        if config.table {
-            format!("{} MiB", config.hash_mib)
-        } else {
-            "off".into()
+        match config.parallel {
+            input::Parallel::Instances if config.threads > 1 => "instances in parallel",
+            _ if config.threads > 1 => "together on each instance",
+            _ => "sequential",
+        },
+        match (&solver.table, config.table) {
+            (None, _) => "off".to_string(),
+            (Some(_), Some(true)) => format!("{} MiB", config.hash_mib),
+            (Some(_), _) => format!("{} MiB (not with pdb78)", config.hash_mib),
         },
         config.instances.len()
     );
-    let reference = !config.table
+    let reference = config.table == Some(false)
         && config.threads == 1
         && config.instances.iter().any(|i| i.known_nodes.is_some());
     let width = config
@@ -125,9 +89,14 @@ fn run(config: Config) -> ExitCode {
         .max()
         .unwrap_or(0)
         .max(6);
-    println!("{}", report::header(reference, width));
+    if !out.line(&heading) || !out.line(&report::header(reference, width)) {
+        return ExitCode::SUCCESS;
+    }
     let bar = if config.instances.len() > 1 {
-        let bar = ProgressBar::new(config.instances.len() as u64);
+        let bar = ProgressBar::with_draw_target(
+            Some(config.instances.len() as u64),
+            ProgressDrawTarget::stderr(),
+        );
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} instances, {elapsed} (eta {eta})")
         {
@@ -139,74 +108,59 @@ fn run(config: Config) -> ExitCode {
     };
     let mut rows = Vec::new();
     let mut failed = false;
-    for instance in &config.instances {
-        let board = instance.board;
-        let side = usize::from(board.side());
-        if let Some(t) = &table {
-            if config.fresh_table {
-                t.clear();
-            }
-            t.new_generation();
-        }
-        let t0 = Instant::now();
-        let table = table.as_ref();
-        let pool = pool.as_ref();
-        let solution = match kind_of(&board) {
-            HeuristicKind::Md => solve_with(
-                md[side].get_or_insert_with(|| Manhattan::new(board.side())),
-                table,
-                config.table_slack,
-                pool,
-                board,
-            ),
-            HeuristicKind::Lc => solve_with(
-                lc[side].get_or_insert_with(|| LinearConflict::new(board.side())),
-                table,
-                config.table_slack,
-                pool,
-                board,
-            ),
-            HeuristicKind::Pdb => match &pdb {
-                Some(p) => solve_with(p, table, config.table_slack, pool, board),
-                None => unreachable!("built above when any instance needs it"),
-            },
-        };
-        let time = t0.elapsed();
-        let row = report::Row {
-            label: instance.label.clone(),
-            len: solution.moves.len(),
-            known_len: instance.known_len,
-            nodes: solution.counters.nodes,
-            known_nodes: if reference {
-                instance.known_nodes
-            } else {
-                None
-            },
-            time,
-            probes: solution.counters.probes,
-            hits: solution.counters.hits,
-        };
-        let replayed = board.solves(&solution.moves);
-        let wrong_len = instance.known_len.is_some_and(|k| k as usize != row.len);
-        failed |= !replayed || wrong_len;
-        bar.suspend(|| {
-            println!("{}", row.line(width));
-            if !replayed {
-                println!("   FAILED: the solution does not reach the goal when replayed");
-            }
-            if config.solution {
-                let moves: String = solution.moves.iter().map(|d| d.letter()).collect();
-                println!("   {board}: {moves}");
-            }
-        });
-        bar.inc(1);
-        rows.push(row);
-    }
+    let solving = Instant::now();
+    let solved = solver.solve_all(
+        &config.instances,
+        config.threads,
+        config.parallel,
+        config.fresh_table,
+        |i, solved| {
+            let instance = &config.instances[i];
+            let solution = solved.solution;
+            let row = report::Row {
+                label: instance.label.clone(),
+                len: solution.moves.len(),
+                known_len: instance.known_len,
+                nodes: solution.counters.nodes,
+                known_nodes: instance.known_nodes.filter(|_| reference),
+                time: solved.time,
+                probes: solution.counters.probes,
+                hits: solution.counters.hits,
+            };
+            let replayed = instance.board.solves(&solution.moves);
+            let wrong_len = instance.known_len.is_some_and(|k| k as usize != row.len);
+            failed |= !replayed || wrong_len;
+            let open = bar.suspend(|| {
+                out.line(&row.line(width))
+                    && (replayed
+                        || out
+                            .line("   FAILED: the solution does not reach the goal when replayed"))
+                    && (!config.solution || {
+                        let moves: String = solution.moves.iter().map(|d| d.letter()).collect();
+                        out.line(&format!("   {}: {moves}", instance.board))
+                    })
+            });
+            bar.inc(1);
+            rows.push(row);
+            open
+        },
+    );
+    let solving = solving.elapsed();
     bar.finish_and_clear();
-    println!("{}", report::totals(&rows, started.elapsed(), width));
+    if let Err(e) = solved {
+        return usage_error(&e);
+    }
+    if out.closed {
+        return if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    out.line(&report::totals(&rows, solving, started.elapsed(), width));
     if failed {
-        println!(
-            "FAILED: a solution did not replay to the goal or was not the known optimal length"
+        out.line(
+            "FAILED: a solution did not replay to the goal or was not the known optimal length",
         );
         return ExitCode::from(1);
     }

@@ -9,15 +9,11 @@
 
 use crate::board::Board;
 use crate::heuristic::{Heuristic, Manhattan};
+use crate::pdb_file::{self, Kind};
+use crate::regions::{flood, spread};
 use rayon::prelude::*;
-use std::fs;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
-
-/// Bump when the file layout or the meaning of an entry changes: old files are then rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
-
-const MAGIC: &[u8; 8] = b"SCPDB15\0";
+use std::io;
+use std::path::Path;
 
 /// The default partition, 6-6-3: two 6-tile groups and a 3-tile one, each a compact region of
 /// the goal (tiles close together interact the most, so their moves are counted together).
@@ -87,25 +83,8 @@ impl PatternDb {
         dir: Option<&Path>,
         log: &(dyn Fn(String) + Sync),
     ) -> Result<PatternDb, PartitionError> {
-        let mut seen = [false; CELLS];
-        if partition.len() > MAX_GROUPS {
-            return Err(PartitionError(format!("at most {MAX_GROUPS} groups")));
-        }
-        for group in partition {
-            if group.is_empty() || group.len() > MAX_GROUP {
-                return Err(PartitionError(format!("groups have 1..={MAX_GROUP} tiles")));
-            }
-            for &t in group.iter() {
-                if t == 0
-                    || usize::from(t) >= CELLS
-                    || std::mem::replace(&mut seen[usize::from(t)], true)
-                {
-                    return Err(PartitionError(format!(
-                        "tile {t} is not a tile or is in two groups"
-                    )));
-                }
-            }
-        }
+        crate::compact_pdb::check_partition(partition, MAX_GROUP)
+            .map_err(|e| PartitionError(e.0))?;
         let groups: Vec<Group> = partition
             .par_iter()
             .map(|tiles| Group::load_or_build(tiles, dir, log))
@@ -147,6 +126,7 @@ impl PatternDb {
 
 impl Heuristic for PatternDb {
     type State = PdbState;
+    type Pending = (PdbState, u32);
 
     fn init(&self, board: &Board) -> (PdbState, u32) {
         assert_eq!(
@@ -179,7 +159,12 @@ impl Heuristic for PatternDb {
     }
 
     #[inline]
-    fn update(
+    fn finish(&self, done: (PdbState, u32)) -> (PdbState, u32) {
+        done
+    }
+
+    #[inline]
+    fn begin(
         &self,
         mut s: PdbState,
         _: &Board,
@@ -207,22 +192,9 @@ impl Heuristic for PatternDb {
     }
 }
 
-/// The neighbours of every cell of `mask` on the 4×4 grid.
-#[inline]
-fn spread(mask: u16) -> u16 {
-    const NOT_COL0: u16 = 0xEEEE;
-    const NOT_COL3: u16 = 0x7777;
-    ((mask << 1) & NOT_COL0) | ((mask >> 1) & NOT_COL3) | (mask << 4) | (mask >> 4)
-}
-
 impl Group {
-    fn file_name(tiles: &[u8]) -> String {
-        let names: Vec<String> = tiles.iter().map(u8::to_string).collect();
-        format!("pdb15-v{FORMAT_VERSION}-{}.bin", names.join("_"))
-    }
-
     fn load_or_build(tiles: &[u8], dir: Option<&Path>, log: &(dyn Fn(String) + Sync)) -> Group {
-        let path = dir.map(|d| d.join(Self::file_name(tiles)));
+        let path = dir.map(|d| d.join(pdb_file::file_name(Kind::SparseBytes, tiles)));
         if let Some(path) = &path {
             match read_table(path, tiles) {
                 Ok(table) => {
@@ -285,14 +257,7 @@ pub fn build(tiles: &[u8]) -> Vec<u8> {
                 occupied |= 1 << cell;
                 slot_at[cell as usize] = i as u8;
             }
-            let mut region = 1u16 << (state & 15);
-            loop {
-                let grown = region | (spread(region) & !occupied);
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
+            let region = flood(occupied, (state & 15) as u8);
             let base = (placement as usize) << 4;
             for cell in 0..CELLS {
                 if region >> cell & 1 == 1 {
@@ -349,63 +314,12 @@ fn for_each_placement(k: usize, f: &mut dyn FnMut(usize)) {
     go(k, 0, 0, 0, f);
 }
 
-/// FNV-1a, 64 bits: enough to catch a truncated or damaged file (not an adversary).
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
-fn header(tiles: &[u8], count: u64, sum: u64) -> Vec<u8> {
-    let mut h = MAGIC.to_vec();
-    h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h.push(tiles.len() as u8);
-    h.extend_from_slice(tiles);
-    h.extend_from_slice(&count.to_le_bytes());
-    h.extend_from_slice(&sum.to_le_bytes());
-    h
-}
-
-fn write_table(path: &Path, tiles: &[u8], table: &[u8]) -> io::Result<()> {
-    let mut packed = Vec::new();
-    for_each_placement(tiles.len(), &mut |i| packed.push(table[i]));
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    // Written aside and renamed, so a reader never sees half a file.
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut file = fs::File::create(&tmp)?;
-    file.write_all(&header(tiles, packed.len() as u64, checksum(&packed)))?;
-    file.write_all(&packed)?;
-    file.sync_all()?;
-    fs::rename(&tmp, path)
-}
-
-fn invalid(what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, what.to_string())
-}
-
 fn read_table(path: &Path, tiles: &[u8]) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    fs::File::open(path)?.read_to_end(&mut bytes)?;
     let k = tiles.len();
-    let count: u64 = (0..k as u64).map(|i| 16 - i).product();
-    let head_len = header(tiles, 0, 0).len();
-    if bytes.len() < head_len {
-        return Err(invalid("truncated header"));
-    }
-    let (head, data) = bytes.split_at(head_len);
-    if head[..8] != MAGIC[..] {
-        return Err(invalid("not a pattern-database file"));
-    }
-    if head[8..12] != FORMAT_VERSION.to_le_bytes() {
-        return Err(invalid("format version mismatch"));
-    }
-    if head != header(tiles, count, checksum(data)).as_slice() {
-        return Err(invalid("tiles, size or checksum mismatch"));
-    }
-    if data.len() as u64 != count || data.contains(&UNSET) {
-        return Err(invalid("bad entries"));
+    let count: usize = (0..k).map(|i| 16 - i).product();
+    let data = pdb_file::read(path, Kind::SparseBytes, tiles, count)?;
+    if data.contains(&UNSET) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "bad entries"));
     }
     let mut table = vec![UNSET; 1 << (4 * k)];
     let mut next = data.iter();
@@ -413,16 +327,8 @@ fn read_table(path: &Path, tiles: &[u8]) -> io::Result<Vec<u8>> {
     Ok(table)
 }
 
-/// Where tables are cached by default: `$XDG_CACHE_HOME/searchcache`, else
-/// `$HOME/.cache/searchcache`, else the system's temporary directory.
-pub fn default_dir() -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    env("XDG_CACHE_HOME")
-        .or_else(|| env("HOME").map(|h| h.join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("searchcache")
+fn write_table(path: &Path, tiles: &[u8], table: &[u8]) -> io::Result<()> {
+    let mut packed = Vec::new();
+    for_each_placement(tiles.len(), &mut |i| packed.push(table[i]));
+    pdb_file::write(path, Kind::SparseBytes, tiles, &packed)
 }

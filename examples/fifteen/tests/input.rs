@@ -2,7 +2,7 @@
 //! clear error naming the problem (exit code 2 from the binary), never a panic.
 
 use fifteen::board::{Board, BoardError};
-use fifteen::input::{parse_args, parse_ids, parse_instances, Command};
+use fifteen::input::{parse_args, parse_ids, parse_instances, Command, HeuristicKind};
 use std::process::Command as Process;
 
 fn args(s: &str) -> Vec<String> {
@@ -12,7 +12,8 @@ fn args(s: &str) -> Vec<String> {
 fn error_of(s: &str) -> String {
     match parse_args(&args(s)) {
         Err(e) => e,
-        Ok(c) => panic!("'{s}' was accepted: {c:?}"),
+        Ok(Command::Run(c)) => panic!("'{s}' was accepted: {c:?}"),
+        Ok(Command::Help(h)) => panic!("'{s}' printed help: {h}"),
     }
 }
 
@@ -102,12 +103,38 @@ fn instance_files_are_validated_with_line_numbers() {
 
 #[test]
 fn flags_are_validated() {
-    assert!(matches!(parse_args(&args("--help")), Ok(Command::Help)));
+    let Ok(Command::Help(help)) = parse_args(&args("--help")) else {
+        panic!("--help")
+    };
+    // Every option and the exit codes are explained.
+    for needle in [
+        "--korf",
+        "--file",
+        "TILES",
+        "--heuristic",
+        "pdb78",
+        "pdb663",
+        "--threads",
+        "--parallel",
+        "--hash-mib",
+        "--no-table",
+        "--table-slack",
+        "--fresh-table",
+        "--prefault",
+        "--pdb-dir",
+        "--no-pdb-cache",
+        "--pdb-layout",
+        "--solution",
+        "Exit codes",
+        "blank top-left",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
+    }
     let Ok(Command::Run(c)) = parse_args(&args("")) else {
         panic!("default run")
     };
     assert_eq!(c.instances.len(), 100);
-    assert!(c.table && c.heuristic.is_none() && c.threads >= 1);
+    assert!(c.table.is_none() && c.heuristic.is_none() && c.threads >= 1 && !c.prefault);
     let Ok(Command::Run(c)) = parse_args(&args("--korf 3,5 --heuristic lc --no-table --threads 1"))
     else {
         panic!("korf run")
@@ -120,19 +147,36 @@ fn flags_are_validated() {
         ["3", "5"]
     );
     assert_eq!(c.instances[0].known_nodes, Some(156_590_306));
+    // The old name of the 6-6-3 databases still works.
+    let Ok(Command::Run(c)) = parse_args(&args("--korf 1 --heuristic pdb")) else {
+        panic!("pdb alias")
+    };
+    assert_eq!(c.heuristic, Some(HeuristicKind::Pdb663));
     let Ok(Command::Run(c)) = parse_args(&args("1 2 0 3 4 5 6 7 8")) else {
         panic!("tiles")
     };
     assert_eq!(c.instances[0].board.side(), 3);
     for (line, needle) in [
-        ("--bogus", "unknown option '--bogus'"),
+        ("--bogus", "unexpected argument '--bogus'"),
         ("--threads 0", "--threads"),
-        ("--threads lots", "'lots' is not a valid number"),
-        ("--threads", "--threads needs a value"),
+        ("--threads 1025", "1..=1024"),
+        ("--threads lots", "'lots'"),
+        ("--threads", "a value is required for '--threads <N>'"),
         ("--hash-mib 0", "--hash-mib"),
         ("--hash-mib -3", "--hash-mib"),
-        ("--heuristic foo", "'foo' is not md, lc or pdb"),
-        ("--korf 1-3 1 2 0 3 4 5 6 7 8", "not several"),
+        ("--hash-mib 99999999999999", "--hash-mib"),
+        ("--table-slack 256", "0..=255"),
+        ("--heuristic foo", "'foo'"),
+        ("--korf 1-3 1 2 0 3 4 5 6 7 8", "cannot be used with"),
+        ("--korf 1-3 --file x", "cannot be used with"),
+        ("--no-table --hash-mib 4", "cannot be used with"),
+        ("--no-table --prefault", "cannot be used with"),
+        ("--no-table --table", "cannot be used with"),
+        ("--pdb-dir x --no-pdb-cache", "cannot be used with"),
+        (
+            "--fresh-table --parallel instances --threads 2",
+            "--parallel tree",
+        ),
         ("--korf 0", "1..=100"),
         (
             "--file /nonexistent/instances.txt",
@@ -141,6 +185,7 @@ fn flags_are_validated() {
         ("1 2 3", "3 numbers"),
         ("1 2 0 3 4 5 6 7 -8", "'-8'"),
         ("0 2 1 3 4 5 6 7 8", "unsolvable"),
+        ("--heuristic pdb78 1 2 0 3 4 5 6 7 8", "4×4 board only"),
     ] {
         let e = error_of(line);
         assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
@@ -191,4 +236,57 @@ fn the_binary_solves_and_checks_an_eight_puzzle_from_the_command_line() {
         "{stdout}"
     );
     assert!(stdout.contains("8 0 6 5 4 7 2 3 1: "), "{stdout}");
+}
+
+/// `fifteen ... | head -1`: the reader goes away after `lines` lines of output (0: at once);
+/// with `stderr_too`, standard error is a closed pipe as well.
+fn run_with_stdout_closed_after(
+    line: &str,
+    lines: usize,
+    stderr_too: bool,
+) -> std::process::Output {
+    use std::io::BufRead;
+    let mut child = Process::new(binary())
+        .args(args(line))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the example");
+    let stdout = child.stdout.take().expect("piped");
+    let mut reader = std::io::BufReader::new(stdout);
+    for _ in 0..lines {
+        let mut first = String::new();
+        reader.read_line(&mut first).expect("a line");
+        assert!(!first.is_empty());
+    }
+    drop(reader);
+    if stderr_too {
+        drop(child.stderr.take());
+    }
+    child.wait_with_output().expect("the run ends")
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly_without_a_panic() {
+    for line in [
+        "--korf 9,12,19,2,5 --heuristic lc --threads 1",
+        "--korf 9,12,19,2,5 --heuristic lc --threads 2",
+        "--korf 9,12,19,2,5 --heuristic lc --threads 2 --parallel tree --solution",
+    ] {
+        for lines in [0, 1, 2] {
+            for stderr_too in [false, true] {
+                let out = run_with_stdout_closed_after(line, lines, stderr_too);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(
+                    !stderr.contains("panicked"),
+                    "'{line}', {lines} line(s): {stderr}"
+                );
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "'{line}', {lines} line(s): {stderr}"
+                );
+            }
+        }
+    }
 }

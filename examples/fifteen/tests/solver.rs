@@ -305,7 +305,7 @@ fn two_by_two_boards_are_solved() {
 
 #[test]
 fn pattern_database_cache_is_checked_and_rebuilt() {
-    let dir = std::env::temp_dir().join(format!("fifteen-pdb-test-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fifteen-pdb663-cache-test");
     let _ = std::fs::remove_dir_all(&dir);
     let partition: [&[u8]; 2] = [&[1, 2, 3, 5], &[10, 11, 15]];
     let log = std::sync::Mutex::new(Vec::<String>::new());
@@ -380,5 +380,78 @@ fn pattern_database_heuristic_is_admissible_along_solutions() {
             assert_eq!(h, pdb.init(&b).1, "incremental = from scratch");
         }
         assert_eq!(h, 0);
+    }
+}
+
+/// The configuration and solver of a command line.
+fn solver_of(line: &str) -> (fifteen::input::Config, fifteen::solver::Solver) {
+    use fifteen::input::{parse_args, Command};
+    let argv: Vec<&str> = line.split_whitespace().collect();
+    let Ok(Command::Run(config)) = parse_args(&argv) else {
+        panic!("{line}")
+    };
+    let solver = fifteen::solver::Solver::new(&config, &|_| {}).expect("solver");
+    (config, solver)
+}
+
+#[test]
+fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honoured() {
+    use fifteen::input::Parallel;
+    let ids = [9, 12, 19, 2, 5, 16, 13, 8];
+    let spec = ids.map(|i| i.to_string()).join(",");
+    for (flags, parallel) in [
+        ("--threads 2", Parallel::Instances),
+        ("--threads 2 --parallel tree", Parallel::Tree),
+        ("--threads 1", Parallel::Instances),
+    ] {
+        let line = format!("--korf {spec} --heuristic lc --hash-mib 4 {flags}");
+        let (config, solver) = solver_of(&line);
+        assert_eq!(config.parallel, parallel, "{line}");
+        let solve_all = |report: &mut dyn FnMut(usize, fifteen::solver::Solved) -> bool| {
+            solver
+                .solve_all(
+                    &config.instances,
+                    config.threads,
+                    config.parallel,
+                    false,
+                    report,
+                )
+                .expect("threads");
+        };
+        let mut seen = Vec::new();
+        solve_all(&mut |i, s| {
+            let k = korf(ids[i]);
+            assert_eq!(s.solution.moves.len() as u32, k.len, "{line}: #{}", k.id);
+            assert!(k.board.solves(&s.solution.moves));
+            seen.push(i);
+            true
+        });
+        assert_eq!(seen, (0..ids.len()).collect::<Vec<_>>(), "{line}");
+        // Stopping after the third: nothing more is reported.
+        let mut reported = 0;
+        solve_all(&mut |_, _| {
+            reported += 1;
+            reported < 3
+        });
+        assert_eq!(reported, 3, "{line}");
+    }
+}
+
+#[test]
+fn tables_above_the_huge_page_limit_get_small_pages() {
+    use fifteen::solver::HUGE_PAGE_TABLE_MAX_MIB;
+    use searchcache::HugePages;
+    for (mib, pages) in [
+        (64, HugePages::Advise),
+        (HUGE_PAGE_TABLE_MAX_MIB, HugePages::Advise),
+        (HUGE_PAGE_TABLE_MAX_MIB + 1, HugePages::Never),
+    ] {
+        let (_, solver) = solver_of(&format!("--korf 9 --heuristic lc --hash-mib {mib}"));
+        let table = solver.table.as_ref().expect("lc uses the table by default");
+        assert_eq!(
+            table.options(),
+            searchcache::Options::default().huge_pages(pages)
+        );
+        assert!(table.memory_bytes() >> 20 <= mib);
     }
 }
