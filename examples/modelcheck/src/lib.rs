@@ -46,6 +46,7 @@
 
 pub mod bfs;
 pub mod cli;
+pub mod distributed;
 pub mod model;
 pub mod models;
 pub mod trace;

@@ -2,6 +2,7 @@
 //! the flag clear and both enter: the shortest counterexample is check, check, set, set.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
+use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -15,7 +16,7 @@ pub struct BuggyLock {
 }
 
 /// Program counters and the lock flag.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct BuggyLockState {
     pc: [u8; MAX_PROCESSES],
     locked: bool,

@@ -3,6 +3,7 @@
 //! another process is at its level or above and it is still the victim.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
+use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -19,7 +20,7 @@ pub struct Peterson {
 }
 
 /// Program counters, each process's loop variable, the shared `level` and `victim` arrays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct PetersonState {
     pc: [u8; MAX_PROCESSES],
     at: [u8; MAX_PROCESSES],

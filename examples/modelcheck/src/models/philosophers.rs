@@ -1,6 +1,7 @@
 //! Dining philosophers: N in a ring, each takes its left fork, then its right, eats, and puts
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
 
+use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -17,7 +18,7 @@ pub struct Philosophers {
 }
 
 /// Philosopher i's phase in bits 2i..2i+2: 0 thinking, 1 holds fork i, 2 eating (forks i, i+1).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct PhilosophersState(u64);
 
 /// A philosopher's step.

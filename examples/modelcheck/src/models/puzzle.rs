@@ -2,6 +2,7 @@
 //! from the goal. Nothing can go wrong in it: it is here for its exactly known state count
 //! (9!/2 = 181,440 for k = 3) and depth (31).
 
+use serde::{Deserialize, Serialize};
 use crate::model::Model;
 use std::fmt;
 
@@ -11,7 +12,7 @@ pub struct Puzzle {
 }
 
 /// Cell c's tile in bits 4c..4c+4 (0 = blank); the blank's cell in the low bits of `blank`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct PuzzleState {
     cells: u64,
     blank: u8,

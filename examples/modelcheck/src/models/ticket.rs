@@ -4,6 +4,7 @@
 //! because at most N tickets are ever outstanding.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
+use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -17,7 +18,7 @@ pub struct Ticket {
 }
 
 /// Program counters, each process's ticket, the dispenser and the ticket being served.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct TicketState {
     pc: [u8; MAX_PROCESSES],
     my: [u8; MAX_PROCESSES],

@@ -2,6 +2,7 @@
 //! managers, a transaction manager, the set of managers the TM heard `Prepared` from, and a set
 //! of messages that only grows.
 
+use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -24,7 +25,7 @@ pub struct TwoPhase {
 /// A 2PC state packed in 64 bits: 2 bits per RM state (bits 0..2N), the TM state (2 bits), the
 /// TM's prepared set (N bits), the `Prepared(rm)` messages (N bits), then `Commit` and `Abort`.
 /// Packing keeps the frontier at 8 bytes a state and hashing at one word.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TwoPhaseState(u64);
 
 /// A 2PC step, named as in the TLA+ spec.

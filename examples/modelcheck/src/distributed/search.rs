@@ -1,0 +1,561 @@
+//! One timely worker's part of the distributed search: it owns the states whose
+//! [`searchcache::owner`] is its index, keeps them in its own visited set, expands its frontier
+//! level by level, and sends every successor to its owner through timely's `exchange`.
+//!
+//! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
+//! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
+//!    every worker has inserted every successor meant for it, and its new states are its part
+//!    of level `d + 1`;
+//! 2. a summary per worker to every worker (new states, a deadlock or violation, a full table,
+//!    totals), at the next epoch of the control input: every worker then takes the same
+//!    decision (go on, stop at a counterexample, stop with an error).
+//!
+//! A counterexample is rebuilt with one control round per step back: the owner of the state
+//! broadcasts its link (parent's worker, parent's index, step position), which names the next
+//! owner to ask; then the process's first worker replays the path against the model.
+
+use super::messages::{Control, Successor, Summary, Totals};
+use super::wire::Traffic;
+use super::ProcessStats;
+use crate::bfs::{Options, Stats, Verdict};
+use crate::model::{Invariant, Model};
+use crate::trace::{replay, Failure};
+use crate::visited::Visited;
+use crate::{Report, Storage};
+use searchcache::{owner, StateHash};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::operators::{Exchange, Operator, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::worker::Worker;
+
+/// States expanded between two steps of the worker, so that successors keep flowing to their
+/// owners (and into their sets) while a level is expanded, instead of queueing.
+const STEP_EVERY: usize = 256;
+
+/// The link recorded for an initial state's parent worker.
+const INITIAL: u16 = u16::MAX;
+
+/// The portable hash of a state: SipHash-2-4 ([`StateHash::portable`]) of its bincode encoding,
+/// identical on every machine and build, so every process agrees on every state's owner.
+pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
+    buffer.clear();
+    bincode::serialize_into(&mut *buffer, state)
+        .map_err(|e| format!("cannot serialize a state: {e}"))?;
+    Ok(StateHash::portable(buffer))
+}
+
+/// One level's trace links of one worker, in the order of its part of the level.
+#[derive(Default)]
+struct Links {
+    parent_worker: Vec<u16>,
+    parent: Vec<u32>,
+    ordinal: Vec<u16>,
+}
+
+impl Links {
+    fn push(&mut self, parent_worker: u16, parent: u32, ordinal: u16) {
+        self.parent_worker.push(parent_worker);
+        self.parent.push(parent);
+        self.ordinal.push(ordinal);
+    }
+
+    fn bytes(&self) -> usize {
+        self.parent_worker.capacity() * 2 + self.parent.capacity() * 4 + self.ordinal.capacity() * 2
+    }
+}
+
+/// What the insert operator fills while a level's successors arrive.
+struct Owned<M: Model> {
+    visited: Visited<M::State>,
+    invariants: Vec<Invariant<M::State>>,
+    /// New states, in arrival order: this worker's part of the next level.
+    next: Vec<M::State>,
+    links: Links,
+    violation: Option<(u32, String, M::State)>,
+    full: Option<String>,
+    error: Option<String>,
+    looked_up: u64,
+}
+
+impl<M: Model> Owned<M> {
+    fn insert(&mut self, key: StateHash, state: M::State, parent_worker: u16, parent: u32, k: u16) {
+        self.looked_up += 1;
+        if self.full.is_some() || self.error.is_some() {
+            return;
+        }
+        match self.visited.insert(&state, key) {
+            Ok(false) => {}
+            Ok(true) => {
+                let index = self.next.len();
+                if index >= u32::MAX as usize {
+                    self.error = Some(format!(
+                        "a worker's part of a level holds {index} states; the trace log \
+                         indexes at most {}",
+                        u32::MAX
+                    ));
+                    return;
+                }
+                if self.violation.is_none() {
+                    if let Some(inv) = self.invariants.iter().find(|inv| !(inv.holds)(&state)) {
+                        self.violation = Some((index as u32, inv.name.to_string(), state.clone()));
+                    }
+                }
+                self.next.push(state);
+                self.links.push(parent_worker, parent, k);
+            }
+            Err(full) => self.full = Some(full.to_string()),
+        }
+    }
+
+    /// Takes this level's results, leaving empty buffers for the next level's arrivals.
+    fn take_level(&mut self) -> (Vec<M::State>, Links, Option<(u32, String, M::State)>) {
+        (
+            std::mem::take(&mut self.next),
+            std::mem::take(&mut self.links),
+            self.violation.take(),
+        )
+    }
+}
+
+/// Where a counterexample ends: the owner, the level, the index in the owner's part.
+#[derive(Clone, Copy)]
+struct Location {
+    worker: usize,
+    level: usize,
+    index: u32,
+}
+
+/// What the process's first worker returns.
+pub struct WorkerResult<M: Model> {
+    /// The totals and verdict, as one process would report them.
+    pub report: Report<M>,
+    /// Per process.
+    pub processes: Vec<ProcessStats>,
+}
+
+/// The parameters every worker of the run shares.
+pub struct Setup<'a, M: Model> {
+    /// The model.
+    pub model: &'a M,
+    /// The search options (`memory_bytes` is this process's, split over its workers).
+    pub options: &'a Options,
+    /// Workers per process.
+    pub workers: usize,
+    /// This process's socket counters.
+    pub traffic: &'a Traffic,
+}
+
+/// Runs one worker's part of the search. Returns the report on the process's first worker
+/// (`None` on the others), or an error message.
+pub fn run<M>(worker: &mut Worker, setup: &Setup<'_, M>) -> Result<Option<WorkerResult<M>>, String>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    let started = Instant::now();
+    let Setup {
+        model,
+        options,
+        workers,
+        traffic,
+    } = *setup;
+    let me = worker.index();
+    let peers = worker.peers();
+    let first_of_process = me % workers == 0;
+    let visited = Visited::new(options.mode, (options.memory_bytes / workers).max(1))?;
+    let owned = Rc::new(RefCell::new(Owned::<M> {
+        visited,
+        invariants: model.invariants(),
+        next: Vec::new(),
+        links: Links::default(),
+        violation: None,
+        full: None,
+        error: None,
+        looked_up: 0,
+    }));
+    let inbox: Rc<RefCell<Vec<(u64, Control<M::State>)>>> = Rc::default();
+    let mut states_in = InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
+    let mut control_in =
+        InputHandle::<u64, CapacityContainerBuilder<Vec<(u16, Control<M::State>)>>>::new();
+    let states_probe = ProbeHandle::new();
+    let control_probe = ProbeHandle::new();
+    worker.dataflow::<u64, _, _>(|scope| {
+        let insert_into = Rc::clone(&owned);
+        states_in
+            .to_stream(scope)
+            .exchange(move |s: &Successor<M::State>| owner(s.hash(), peers) as u64)
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Insert", |_, _| {
+                move |input, _output| {
+                    input.for_each(|_time, data| {
+                        let mut owned = insert_into.borrow_mut();
+                        for s in data.drain(..) {
+                            let key = s.hash();
+                            owned.insert(key, s.state, s.parent_worker, s.parent, s.ordinal);
+                        }
+                    });
+                }
+            })
+            .probe_with(&states_probe);
+        let deliver_to = Rc::clone(&inbox);
+        control_in
+            .to_stream(scope)
+            .exchange(|(to, _): &(u16, Control<M::State>)| *to as u64)
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Deliver", |_, _| {
+                move |input, _output| {
+                    input.for_each(|time, data| {
+                        let epoch = time.least().copied().unwrap_or(0);
+                        let mut inbox = deliver_to.borrow_mut();
+                        inbox.extend(data.drain(..).map(|(_, c)| (epoch, c)));
+                    });
+                }
+            })
+            .probe_with(&control_probe);
+    });
+
+    let mut control_epoch = 0u64;
+    // One control round: send `messages`, close the epoch, wait until every worker's messages
+    // of it have arrived, and return them (later epochs' early arrivals stay in the inbox).
+    let mut round = |worker: &mut Worker,
+                     messages: Vec<(u16, Control<M::State>)>|
+     -> Vec<Control<M::State>> {
+        for message in messages {
+            control_in.send(message);
+        }
+        control_epoch += 1;
+        control_in.advance_to(control_epoch);
+        while control_probe.less_than(&control_epoch) {
+            worker.step_or_park(None);
+        }
+        let mut inbox = inbox.borrow_mut();
+        let (now, later): (Vec<_>, Vec<_>) =
+            inbox.drain(..).partition(|(epoch, _)| *epoch < control_epoch);
+        *inbox = later;
+        now.into_iter().map(|(_, c)| c).collect()
+    };
+    let broadcast = |control: Control<M::State>| -> Vec<(u16, Control<M::State>)> {
+        (0..peers).map(|to| (to as u16, control.clone())).collect()
+    };
+
+    let deadlock_is_error = options.deadlock && model.deadlock_is_error();
+    let mut buffer = Vec::new();
+    let mut error: Option<String> = None;
+    // Level 0: the initial states this worker owns.
+    for (i, state) in model.initial_states().into_iter().enumerate() {
+        match portable_key(&state, &mut buffer) {
+            Ok(key) if owner(key, peers) == me => {
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                owned.borrow_mut().insert(key, state, INITIAL, i, 0);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+
+    let mut log: Vec<Links> = Vec::new();
+    let mut stats = Stats::default();
+    let mut totals = Totals::default();
+    let mut process_states = vec![0u64; peers / workers];
+    let mut process_transitions = vec![0u64; peers / workers];
+    let mut process_frontier = vec![0u64; peers / workers];
+    let mut last: Vec<Summary<M::State>> = Vec::new();
+    let mut frontier: Vec<M::State> = Vec::new();
+    let mut level = 0usize;
+    let mut deadlock: Option<(u32, M::State)> = None;
+    let mut successors = Vec::new();
+    let (verdict, found) = loop {
+        // This level's states are in: take them, and tell every worker what happened.
+        let (next, links, violation) = owned.borrow_mut().take_level();
+        {
+            let owned = owned.borrow();
+            totals.states += next.len() as u64;
+            totals.looked_up = owned.looked_up;
+            totals.storage_bytes = owned.visited.memory_bytes() as u64;
+            totals.load = owned.visited.load_factor();
+            totals.omission = owned.visited.omission(totals.looked_up).value;
+            totals.tlc_optimistic = owned
+                .visited
+                .tlc_optimistic(totals.states as usize, totals.looked_up);
+            totals.trace_bytes = (log.iter().map(Links::bytes).sum::<usize>() + links.bytes()) as u64;
+            if first_of_process {
+                totals.bytes_sent = traffic.sent();
+                totals.bytes_received = traffic.received();
+            }
+            if error.is_none() {
+                error = owned.error.clone();
+            }
+        }
+        let summary = Summary {
+            worker: me as u16,
+            new_states: next.len() as u64,
+            deadlock: deadlock.take(),
+            violation,
+            full: owned.borrow().full.clone(),
+            error: error.clone(),
+            totals: totals.clone(),
+        };
+        let mut summaries: Vec<Summary<M::State>> = round(worker, broadcast(Control::Summary(summary)))
+            .into_iter()
+            .filter_map(|c| match c {
+                Control::Summary(s) => Some(s),
+                Control::Link { .. } => None,
+            })
+            .collect();
+        summaries.sort_by_key(|s| s.worker);
+        if summaries.len() != peers {
+            break (
+                Verdict::Error(format!(
+                    "level {level}: {} of {peers} workers' summaries arrived",
+                    summaries.len()
+                )),
+                None,
+            );
+        }
+        let width: u64 = summaries.iter().map(|s| s.new_states).sum();
+        stats.states += width;
+        for (p, frontier_peak) in process_frontier.iter_mut().enumerate() {
+            let part: u64 = summaries[p * workers..(p + 1) * workers]
+                .iter()
+                .map(|s| s.new_states)
+                .sum();
+            *frontier_peak = (*frontier_peak).max(part);
+        }
+        log.push(links);
+        frontier = next;
+        last = summaries;
+        if width > 0 {
+            stats.depth = level;
+        }
+        if options.progress && me == 0 && width > 0 && started.elapsed() > Duration::from_secs(1)
+        {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "depth {level:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
+                stats.states,
+                stats.states as f64 / secs
+            );
+        }
+        // Every worker decides the same from the same summaries: the shallowest error first
+        // (a deadlock in the level just expanded), then the lowest worker's.
+        if let Some(s) = last.iter().find(|s| s.deadlock.is_some()) {
+            let (index, state) = s.deadlock.clone().expect("found above");
+            let at = Location { worker: s.worker as usize, level: level - 1, index };
+            break (Verdict::Complete, Some((at, Failure::Deadlock, state)));
+        }
+        if let Some(s) = last.iter().find(|s| s.violation.is_some()) {
+            let (index, name, state) = s.violation.clone().expect("found above");
+            let invariants = model.invariants();
+            let name = invariants.iter().map(|i| i.name).find(|n| *n == name);
+            let Some(name) = name else {
+                break (Verdict::Error(format!("an unknown invariant `{name:?}`")), None);
+            };
+            let at = Location { worker: s.worker as usize, level, index };
+            break (Verdict::Complete, Some((at, Failure::Invariant(name), state)));
+        }
+        if let Some(s) = last.iter().find(|s| s.full.is_some()) {
+            let process = s.worker as usize / workers;
+            let message = format!(
+                "process {process} (worker {}): {} Every process stopped; each process's \
+                 --memory is split over its {workers} workers: run again with --memory {} \
+                 (MiB) or more.",
+                s.worker,
+                s.full.clone().unwrap_or_default(),
+                (options.memory_bytes * 2).div_ceil(1 << 20)
+            );
+            break (Verdict::Full(crate::visited::TableFull(message)), None);
+        }
+        if let Some(s) = last.iter().find(|s| s.error.is_some()) {
+            let message = format!("worker {}: {}", s.worker, s.error.clone().unwrap_or_default());
+            break (Verdict::Error(message), None);
+        }
+        if width == 0 {
+            break (Verdict::Complete, None);
+        }
+        if options.max_depth.is_some_and(|max| level >= max) {
+            break (Verdict::DepthLimit, None);
+        }
+
+        // Expand this worker's part of the level; successors go to their owners as they are
+        // made, and the worker steps now and then so that they are inserted as they arrive.
+        for (i, state) in frontier.iter().enumerate() {
+            successors.clear();
+            model.successors(state, &mut successors);
+            if successors.is_empty() && deadlock_is_error {
+                deadlock.get_or_insert((i as u32, state.clone()));
+                continue;
+            }
+            if successors.len() > u16::MAX as usize {
+                error.get_or_insert(format!(
+                    "a state has {} successors; the trace log records at most {}",
+                    successors.len(),
+                    u16::MAX
+                ));
+                continue;
+            }
+            totals.transitions += successors.len() as u64;
+            for (k, (_, next)) in successors.drain(..).enumerate() {
+                match portable_key(&next, &mut buffer) {
+                    Ok(key) => states_in.send(Successor {
+                        index: key.index,
+                        signature: key.signature,
+                        state: next,
+                        parent_worker: me as u16,
+                        parent: i as u32,
+                        ordinal: k as u16,
+                    }),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+            if i % STEP_EVERY == STEP_EVERY - 1 {
+                worker.step();
+            }
+        }
+        level += 1;
+        states_in.advance_to(level as u64);
+        while states_probe.less_than(&(level as u64)) {
+            worker.step_or_park(None);
+        }
+    };
+    drop(frontier);
+
+    // Totals over every worker, from the last summaries.
+    for s in &last {
+        let p = s.worker as usize / workers;
+        process_states[p] += s.totals.states;
+        process_transitions[p] += s.totals.transitions;
+    }
+    stats.transitions = last.iter().map(|s| s.totals.transitions).sum();
+    stats.trace_bytes = last.iter().map(|s| s.totals.trace_bytes as usize).sum();
+
+    // A counterexample: one control round per step back, then the replay.
+    let verdict = match found {
+        None => verdict,
+        Some((at, failure, state)) => {
+            let mut at = at;
+            let mut ordinals = Vec::with_capacity(at.level);
+            let mut initial = None;
+            loop {
+                let messages = if at.worker == me {
+                    let links = &log[at.level];
+                    let i = at.index as usize;
+                    broadcast(Control::Link {
+                        parent_worker: links.parent_worker[i],
+                        parent: links.parent[i],
+                        ordinal: links.ordinal[i],
+                    })
+                } else {
+                    Vec::new()
+                };
+                let link = round(worker, messages).into_iter().find_map(|c| match c {
+                    Control::Link {
+                        parent_worker,
+                        parent,
+                        ordinal,
+                    } => Some((parent_worker, parent, ordinal)),
+                    Control::Summary(_) => None,
+                });
+                let Some((parent_worker, parent, ordinal)) = link else {
+                    break;
+                };
+                if at.level == 0 {
+                    initial = Some(parent as usize);
+                    break;
+                }
+                ordinals.push(ordinal);
+                at = Location {
+                    worker: parent_worker as usize,
+                    level: at.level - 1,
+                    index: parent,
+                };
+            }
+            ordinals.reverse();
+            match initial {
+                None => Verdict::Error("the trace log has no path to the failing state".into()),
+                Some(_) if !first_of_process => Verdict::Complete,
+                Some(initial) => match replay(model, initial, &ordinals, failure, &state) {
+                    Ok(trace) => Verdict::Counterexample(trace),
+                    Err(e) => Verdict::Error(e),
+                },
+            }
+        }
+    };
+    stats.elapsed = started.elapsed();
+    if !first_of_process {
+        return Ok(None);
+    }
+
+    let union = union_storage(options, &last, &owned.borrow().visited);
+    let processes = (0..peers / workers)
+        .map(|p| {
+            let first = &last[p * workers].totals;
+            ProcessStats {
+                states: process_states[p],
+                transitions: process_transitions[p],
+                bytes_sent: first.bytes_sent,
+                bytes_received: first.bytes_received,
+                largest_frontier: process_frontier[p],
+                storage_bytes: last[p * workers..(p + 1) * workers]
+                    .iter()
+                    .map(|s| s.totals.storage_bytes)
+                    .sum(),
+            }
+        })
+        .collect();
+    stats.frontier_peak_bytes =
+        process_frontier.iter().copied().max().unwrap_or(0) as usize * std::mem::size_of::<M::State>();
+    Ok(Some(WorkerResult {
+        report: Report {
+            stats,
+            verdict,
+            storage: Some(union),
+        },
+        processes,
+    }))
+}
+
+/// The visited storage of the whole run, as one set would report it: bytes summed, load
+/// averaged over the sets (they are the same size), and the omission figure over the union.
+///
+/// A state can only be omitted by its owner's set, so for the fingerprint modes the chance
+/// that any state was omitted is at most the sum of the sets' figures (each is Stern–Dill's
+/// comparisons · 2^-b, so the sum is that of all comparisons made); bitstate's expected fraction
+/// missed is the states-weighted mean of the sets' fractions; exact is 0.
+fn union_storage<S>(options: &Options, last: &[Summary<S>], visited: &Visited<S>) -> Storage
+where
+    S: std::hash::Hash + Eq + Clone,
+{
+    use crate::visited::Mode;
+    let states: u64 = last.iter().map(|s| s.totals.states).sum();
+    let omission = match options.mode {
+        Mode::Bitstate => {
+            let weighted: f64 = last
+                .iter()
+                .map(|s| s.totals.omission * s.totals.states as f64)
+                .sum();
+            weighted / states.max(1) as f64
+        }
+        _ => last.iter().map(|s| s.totals.omission).sum::<f64>().min(1.0),
+    };
+    let loads: Vec<f64> = last.iter().filter_map(|s| s.totals.load).collect();
+    let tlc: Vec<f64> = last.iter().filter_map(|s| s.totals.tlc_optimistic).collect();
+    let mut figure = visited.omission(0);
+    figure.value = omission;
+    Storage {
+        mode: options.mode,
+        bytes: last.iter().map(|s| s.totals.storage_bytes as usize).sum(),
+        slot_bits: visited.slot_bits(),
+        load_factor: (!loads.is_empty()).then(|| loads.iter().sum::<f64>() / loads.len() as f64),
+        omission: figure,
+        tlc_optimistic: (!tlc.is_empty()).then(|| tlc.iter().sum()),
+        may_report_new_twice: false,
+    }
+}
