@@ -310,7 +310,6 @@ impl Cluster {
         }
         Ok(())
     }
-
 }
 
 /// The first 8 bytes of every hello: a stranger's connection (or another program) fails here.
@@ -330,7 +329,11 @@ struct Hello {
 }
 
 /// Writes our hello and reads theirs, both before `deadline`.
-fn exchange_hello(stream: &mut TcpStream, ours: &Hello, deadline: Instant) -> Result<Hello, String> {
+fn exchange_hello(
+    stream: &mut TcpStream,
+    ours: &Hello,
+    deadline: Instant,
+) -> Result<Hello, String> {
     let left = deadline.saturating_duration_since(Instant::now());
     stream
         .set_read_timeout(Some(left.max(Duration::from_millis(10))))
@@ -346,7 +349,9 @@ fn exchange_hello(stream: &mut TcpStream, ours: &Hello, deadline: Instant) -> Re
         .map_err(|e| format!("no hello received: {e}"))?;
     let length = u32::from_le_bytes(length);
     if length > MAX_HELLO {
-        return Err(format!("a hello of {length} bytes: not a modelcheck process"));
+        return Err(format!(
+            "a hello of {length} bytes: not a modelcheck process"
+        ));
     }
     let mut bytes = vec![0u8; length as usize];
     stream

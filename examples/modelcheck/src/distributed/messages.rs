@@ -1,8 +1,8 @@
 //! What the workers send each other, serialized by timely (bincode) when it crosses processes.
 
+use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use searchcache::StateHash;
 
 /// A successor on its way to its owner: the state, its portable hash (so the owner need not
 /// hash it again), and its trace link (the parent's worker and index in its level, and the

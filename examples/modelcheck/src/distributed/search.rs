@@ -180,7 +180,8 @@ where
         looked_up: 0,
     }));
     let inbox: Rc<RefCell<Vec<(u64, Control<M::State>)>>> = Rc::default();
-    let mut states_in = InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
+    let mut states_in =
+        InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
     let mut control_in =
         InputHandle::<u64, CapacityContainerBuilder<Vec<(u16, Control<M::State>)>>>::new();
     let states_probe = ProbeHandle::new();
@@ -221,23 +222,23 @@ where
     let mut control_epoch = 0u64;
     // One control round: send `messages`, close the epoch, wait until every worker's messages
     // of it have arrived, and return them (later epochs' early arrivals stay in the inbox).
-    let mut round = |worker: &mut Worker,
-                     messages: Vec<(u16, Control<M::State>)>|
-     -> Vec<Control<M::State>> {
-        for message in messages {
-            control_in.send(message);
-        }
-        control_epoch += 1;
-        control_in.advance_to(control_epoch);
-        while control_probe.less_than(&control_epoch) {
-            worker.step_or_park(None);
-        }
-        let mut inbox = inbox.borrow_mut();
-        let (now, later): (Vec<_>, Vec<_>) =
-            inbox.drain(..).partition(|(epoch, _)| *epoch < control_epoch);
-        *inbox = later;
-        now.into_iter().map(|(_, c)| c).collect()
-    };
+    let mut round =
+        |worker: &mut Worker, messages: Vec<(u16, Control<M::State>)>| -> Vec<Control<M::State>> {
+            for message in messages {
+                control_in.send(message);
+            }
+            control_epoch += 1;
+            control_in.advance_to(control_epoch);
+            while control_probe.less_than(&control_epoch) {
+                worker.step_or_park(None);
+            }
+            let mut inbox = inbox.borrow_mut();
+            let (now, later): (Vec<_>, Vec<_>) = inbox
+                .drain(..)
+                .partition(|(epoch, _)| *epoch < control_epoch);
+            *inbox = later;
+            now.into_iter().map(|(_, c)| c).collect()
+        };
     let broadcast = |control: Control<M::State>| -> Vec<(u16, Control<M::State>)> {
         (0..peers).map(|to| (to as u16, control.clone())).collect()
     };
@@ -283,7 +284,8 @@ where
             totals.tlc_optimistic = owned
                 .visited
                 .tlc_optimistic(totals.states as usize, totals.looked_up);
-            totals.trace_bytes = (log.iter().map(Links::bytes).sum::<usize>() + links.bytes()) as u64;
+            totals.trace_bytes =
+                (log.iter().map(Links::bytes).sum::<usize>() + links.bytes()) as u64;
             if first_of_process {
                 totals.bytes_sent = traffic.sent();
                 totals.bytes_received = traffic.received();
@@ -301,13 +303,14 @@ where
             error: error.clone(),
             totals: totals.clone(),
         };
-        let mut summaries: Vec<Summary<M::State>> = round(worker, broadcast(Control::Summary(summary)))
-            .into_iter()
-            .filter_map(|c| match c {
-                Control::Summary(s) => Some(s),
-                Control::Link { .. } => None,
-            })
-            .collect();
+        let mut summaries: Vec<Summary<M::State>> =
+            round(worker, broadcast(Control::Summary(summary)))
+                .into_iter()
+                .filter_map(|c| match c {
+                    Control::Summary(s) => Some(s),
+                    Control::Link { .. } => None,
+                })
+                .collect();
         summaries.sort_by_key(|s| s.worker);
         if summaries.len() != peers {
             break (
@@ -333,8 +336,7 @@ where
         if width > 0 {
             stats.depth = level;
         }
-        if options.progress && me == 0 && width > 0 && started.elapsed() > Duration::from_secs(1)
-        {
+        if options.progress && me == 0 && width > 0 && started.elapsed() > Duration::from_secs(1) {
             let secs = started.elapsed().as_secs_f64();
             eprintln!(
                 "depth {level:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
@@ -346,7 +348,11 @@ where
         // (a deadlock in the level just expanded), then the lowest worker's.
         if let Some(s) = last.iter().find(|s| s.deadlock.is_some()) {
             let (index, state) = s.deadlock.clone().expect("found above");
-            let at = Location { worker: s.worker as usize, level: level - 1, index };
+            let at = Location {
+                worker: s.worker as usize,
+                level: level - 1,
+                index,
+            };
             break (Verdict::Complete, Some((at, Failure::Deadlock, state)));
         }
         if let Some(s) = last.iter().find(|s| s.violation.is_some()) {
@@ -354,10 +360,20 @@ where
             let invariants = model.invariants();
             let name = invariants.iter().map(|i| i.name).find(|n| *n == name);
             let Some(name) = name else {
-                break (Verdict::Error(format!("an unknown invariant `{name:?}`")), None);
+                break (
+                    Verdict::Error(format!("an unknown invariant `{name:?}`")),
+                    None,
+                );
             };
-            let at = Location { worker: s.worker as usize, level, index };
-            break (Verdict::Complete, Some((at, Failure::Invariant(name), state)));
+            let at = Location {
+                worker: s.worker as usize,
+                level,
+                index,
+            };
+            break (
+                Verdict::Complete,
+                Some((at, Failure::Invariant(name), state)),
+            );
         }
         if let Some(s) = last.iter().find(|s| s.full.is_some()) {
             let process = s.worker as usize / workers;
@@ -372,7 +388,11 @@ where
             break (Verdict::Full(crate::visited::TableFull(message)), None);
         }
         if let Some(s) = last.iter().find(|s| s.error.is_some()) {
-            let message = format!("worker {}: {}", s.worker, s.error.clone().unwrap_or_default());
+            let message = format!(
+                "worker {}: {}",
+                s.worker,
+                s.error.clone().unwrap_or_default()
+            );
             break (Verdict::Error(message), None);
         }
         if width == 0 {
@@ -510,8 +530,8 @@ where
             }
         })
         .collect();
-    stats.frontier_peak_bytes =
-        process_frontier.iter().copied().max().unwrap_or(0) as usize * std::mem::size_of::<M::State>();
+    stats.frontier_peak_bytes = process_frontier.iter().copied().max().unwrap_or(0) as usize
+        * std::mem::size_of::<M::State>();
     Ok(Some(WorkerResult {
         report: Report {
             stats,
@@ -546,7 +566,10 @@ where
         _ => last.iter().map(|s| s.totals.omission).sum::<f64>().min(1.0),
     };
     let loads: Vec<f64> = last.iter().filter_map(|s| s.totals.load).collect();
-    let tlc: Vec<f64> = last.iter().filter_map(|s| s.totals.tlc_optimistic).collect();
+    let tlc: Vec<f64> = last
+        .iter()
+        .filter_map(|s| s.totals.tlc_optimistic)
+        .collect();
     let mut figure = visited.omission(0);
     figure.value = omission;
     Storage {

@@ -69,8 +69,10 @@ impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self.stream.read(buf) {
             Ok(0) if !buf.is_empty() => {
-                self.traffic
-                    .record(self.peer, "closed its connection (exited or was killed)".into());
+                self.traffic.record(
+                    self.peer,
+                    "closed its connection (exited or was killed)".into(),
+                );
                 Ok(0)
             }
             Ok(n) => {

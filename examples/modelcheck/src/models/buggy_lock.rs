@@ -2,8 +2,8 @@
 //! the flag clear and both enter: the shortest counterexample is check, check, set, set.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
-use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;

@@ -3,8 +3,8 @@
 //! another process is at its level or above and it is still the victim.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
-use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;

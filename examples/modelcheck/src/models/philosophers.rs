@@ -1,8 +1,8 @@
 //! Dining philosophers: N in a ring, each takes its left fork, then its right, eats, and puts
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
 
-use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The most philosophers: 2 bits each in one `u64`.

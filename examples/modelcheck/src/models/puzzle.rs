@@ -2,8 +2,8 @@
 //! from the goal. Nothing can go wrong in it: it is here for its exactly known state count
 //! (9!/2 = 181,440 for k = 3) and depth (31).
 
-use serde::{Deserialize, Serialize};
 use crate::model::Model;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A k×k puzzle, k in 2..=4 (16 cells of 4 bits fill one `u64`).

@@ -4,8 +4,8 @@
 //! because at most N tickets are ever outstanding.
 
 use super::{mutual_exclusion, MAX_PROCESSES};
-use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;

@@ -2,8 +2,8 @@
 //! managers, a transaction manager, the set of managers the TM heard `Prepared` from, and a set
 //! of messages that only grows.
 
-use serde::{Deserialize, Serialize};
 use crate::model::{Invariant, Model};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The most resource managers: a state is 4N + 4 bits of one `u64`.
