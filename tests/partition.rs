@@ -65,7 +65,10 @@ fn signature_bits_keep_their_entropy_within_an_owner() {
         let n = counts[o] as f64;
         for (bit, &set) in bits.iter().enumerate() {
             let deviation = (set as f64 - n / 2.0).abs() / (n / 4.0).sqrt();
-            assert!(deviation < 5.0, "owner {o}, signature bit {bit}: {set} of {n}");
+            assert!(
+                deviation < 5.0,
+                "owner {o}, signature bit {bit}: {set} of {n}"
+            );
         }
     }
 }
@@ -88,9 +91,17 @@ fn one_owners_states_fill_its_whole_set() {
         assert!((set.load_factor() - 0.85).abs() < 1e-3);
         Ok(stored)
     }
-    let capacity = FingerprintSet::new(Size::Bytes(1 << 20)).expect("1 MiB set").capacity();
-    assert_eq!(fill(owner).expect("owner 0's states fit"), (capacity as f64 * 0.85) as usize);
-    assert!(fill(by_line_bits).is_err(), "line-bit partition filled the set");
+    let capacity = FingerprintSet::new(Size::Bytes(1 << 20))
+        .expect("1 MiB set")
+        .capacity();
+    assert_eq!(
+        fill(owner).expect("owner 0's states fit"),
+        (capacity as f64 * 0.85) as usize
+    );
+    assert!(
+        fill(by_line_bits).is_err(),
+        "line-bit partition filled the set"
+    );
 }
 
 #[test]

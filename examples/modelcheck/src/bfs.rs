@@ -20,12 +20,14 @@ use std::time::{Duration, Instant};
 /// enough that the last chunks of a level spread over the threads.
 const CHUNK: usize = 256;
 
-/// How the threads share a level's frontier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the threads share a level's frontier (the `value` attributes are the `--schedule` help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Schedule {
     /// Chunks claimed from one atomic cursor.
+    #[value(help = "256-state chunks claimed from one atomic cursor (the default)")]
     Chunks,
     /// rayon's work-stealing over the same chunks.
+    #[value(help = "rayon's work-stealing over the same chunks")]
     Steal,
 }
 
@@ -48,6 +50,9 @@ pub struct Options {
     /// [`Mode::Fp32`]); pages are only touched as the table fills. The exact mode grows up to
     /// about this much.
     pub memory_bytes: usize,
+    /// Hash functions per state in [`Mode::Bitstate`], 1 to [`searchcache::MAX_HASHES`]
+    /// (default [`searchcache::DEFAULT_HASHES`], SPIN's 3).
+    pub hashes: u32,
 }
 
 impl Default for Options {
@@ -60,6 +65,7 @@ impl Default for Options {
             schedule: Schedule::Chunks,
             mode: Mode::Fp64,
             memory_bytes: 256 << 20,
+            hashes: searchcache::DEFAULT_HASHES,
         }
     }
 }

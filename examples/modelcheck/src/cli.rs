@@ -1,169 +1,275 @@
-//! The command line: flags, the run, and the report printed after it.
+//! The command line, parsed by clap (derive): the flags, their ranges and conflicts, and the run.
+//!
+//! # Adding a group of flags
+//!
+//! [`Cli`] is the `modelcheck` binary's parser; [`CheckArgs`] holds every flag of a single-machine
+//! run, in `#[command(flatten)]` groups ([`SearchArgs`], [`StorageArgs`]). Another front end adds
+//! its own flags as one more group, without touching these: either a field
+//! `#[command(flatten)] pub dist: DistArgs` in [`Cli`] (the distributed checker's `--processes`,
+//! `--process`, `--hostfile`, `--workers`, `--local`), or a parser of its own that flattens
+//! [`CheckArgs`] next to its group. [`CheckArgs::resolve`] then turns the common flags into
+//! [`Options`] and a model, and [`crate::report`] prints the result.
 
-use crate::bfs::{Options, Schedule, Verdict};
-use crate::model::Model;
+use crate::bfs::{Options, Schedule};
 use crate::models::{with_model, WithModel, CATALOGUE};
+use crate::report::print_report;
 use crate::visited::Mode;
-use crate::{check, Report};
+use crate::{check, Model};
+use clap::builder::PossibleValuesParser;
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser};
+use std::ffi::OsString;
 use std::io::Write;
 
-/// Exit status: the search finished (or hit `--max-depth`) without finding an error.
-pub const EXIT_OK: i32 = 0;
-/// Exit status: a counterexample was found and printed.
-pub const EXIT_COUNTEREXAMPLE: i32 = 1;
-/// Exit status: bad command line.
-pub const EXIT_USAGE: i32 = 2;
-/// Exit status: the search could not finish (full table, trace error).
-pub const EXIT_ERROR: i32 = 3;
+pub use crate::report::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_OK, EXIT_USAGE};
 
-/// A parsed command line.
-#[derive(Clone, Debug)]
-pub struct Args {
-    /// The model's name.
-    pub model: String,
-    /// The model's size.
-    pub size: usize,
-    /// The search and storage settings.
-    pub options: Options,
+/// The default visited storage: 256 MiB.
+pub const DEFAULT_MEMORY: usize = 256 << 20;
+/// The smallest `--memory`: 1 KiB (16 lines of a set, 8,192 bits of a bitstate array).
+pub const MIN_MEMORY: usize = 1 << 10;
+/// The largest `--memory`: 128 TiB, the user address space of x86-64 (47 bits). More is a usage
+/// error rather than a size the allocator is asked for and refuses.
+pub const MAX_MEMORY: usize = 1 << 47;
+/// The most worker threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// `modelcheck`: the parser of the binary. See the module docs for adding a group of flags.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "modelcheck",
+    version,
+    about = "Explicit-state model checker: parallel breadth-first search storing visited states as \
+             hash-compacted signatures. Stops at the first invariant violation or deadlock and \
+             prints a shortest trace, replayed and checked.",
+    after_help = after_help(),
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// The flags of a run on one machine.
+    #[command(flatten)]
+    pub check: CheckArgs,
 }
 
-/// The usage text: flags, then every model.
-pub fn usage() -> String {
-    let mut text = String::from(
-        "usage: modelcheck <model> [N] [flags]\n\n\
-         Explicit-state model checker: parallel breadth-first search storing visited states as\n\
-         hash-compacted signatures. Stops at the first invariant violation or deadlock and\n\
-         prints a shortest trace.\n\n\
-         flags:\n\
-         \x20 --threads T        worker threads (default: all cores)\n\
-         \x20 --memory MiB       visited storage size (default 256); a full table stops the\n\
-         \x20                    search with the size it needs (exact mode: a cap)\n\
-         \x20 --mode M           fp64: 64-bit fingerprints, 8 B/slot (default)\n\
-         \x20                    fp32: 32-bit compacted signatures, 4 B/slot\n\
-         \x20                    bitstate: SPIN supertrace, 3 bits/state, may miss states\n\
-         \x20                    exact: full states in a hash set (no omission)\n\
-         \x20 --exact            same as --mode exact\n\
-         \x20 --max-depth D      do not expand states deeper than D\n\
-         \x20 --no-deadlock      do not stop at states without successors\n\
-         \x20 --schedule S       chunks (atomic cursor, default) or steal (rayon work-stealing)\n\
-         \x20 --quiet            no progress lines\n\
-         \x20 --help             this text\n\n\
-         exit status: 0 no error found, 1 counterexample printed, 2 usage error, 3 could not finish\n\n\
-         models (N defaults in brackets):\n",
-    );
+/// A model and how to check it: every flag of a single-machine run.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The model to check (the list is below).
+    #[arg(value_parser = PossibleValuesParser::new(model_names()), hide_possible_values = true)]
+    pub model: String,
+    /// The model's size N (its default is in brackets in the list below).
+    #[arg(value_parser = parse_model_size, allow_negative_numbers = true)]
+    pub size: Option<usize>,
+    /// How the search runs.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Where visited states are stored.
+    #[command(flatten)]
+    pub storage: StorageArgs,
+}
+
+/// How the search runs.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Do not expand states deeper than D.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<usize>,
+    /// Do not stop at states without successors (deadlocks are not errors).
+    #[arg(long)]
+    pub no_deadlock: bool,
+    /// How the threads share a level's frontier.
+    #[arg(long, value_enum, value_name = "S", default_value_t = Schedule::Chunks)]
+    pub schedule: Schedule,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Where visited states are stored.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Visited storage")]
+pub struct StorageArgs {
+    /// How visited states are stored [default: fp64].
+    #[arg(long, value_enum, value_name = "M")]
+    pub mode: Option<Mode>,
+    /// Same as --mode exact.
+    #[arg(long, conflicts_with = "mode")]
+    pub exact: bool,
+    /// Visited storage size: a number of MiB, or with a unit K, M, G or T (KiB to TiB), 1K to
+    /// 128T [default: 256M]. A full table stops the search with the size it needs (exact mode:
+    /// a cap on its estimated memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory: Option<usize>,
+    /// Bitstate mode: hash functions per state, k = 1 to 32 (each state sets k bits of the
+    /// array) [default: 3, SPIN's -k3].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub hashes: Option<u32>,
+}
+
+impl CheckArgs {
+    /// The model's size: the one given, or the catalogue's default.
+    pub fn size(&self) -> usize {
+        self.size.unwrap_or_else(|| {
+            CATALOGUE
+                .iter()
+                .find(|(name, _, _)| *name == self.model)
+                .map_or(0, |(_, n, _)| *n)
+        })
+    }
+
+    /// The storage mode the flags ask for, if any.
+    pub fn mode(&self) -> Option<Mode> {
+        if self.storage.exact {
+            Some(Mode::Exact)
+        } else {
+            self.storage.mode
+        }
+    }
+
+    /// The search options these flags ask for. Errors: flags that only mean something together
+    /// (`--hashes` without bitstate mode), as a usage message.
+    pub fn resolve(&self) -> Result<Options, String> {
+        let mode = self.mode().unwrap_or(Mode::Fp64);
+        if self.storage.hashes.is_some() && mode != Mode::Bitstate {
+            return Err(format!(
+                "--hashes sets the bitstate mode's hash functions; the mode is {}",
+                mode.name()
+            ));
+        }
+        let defaults = Options::default();
+        Ok(Options {
+            threads: self.search.threads.unwrap_or(defaults.threads),
+            max_depth: self.search.max_depth,
+            deadlock: !self.search.no_deadlock,
+            progress: !self.search.quiet,
+            schedule: self.search.schedule,
+            mode,
+            memory_bytes: self.storage.memory.unwrap_or(DEFAULT_MEMORY),
+            hashes: self.storage.hashes.unwrap_or(defaults.hashes),
+        })
+    }
+}
+
+fn model_names() -> Vec<&'static str> {
+    CATALOGUE.iter().map(|(name, _, _)| *name).collect()
+}
+
+/// The text after the flags: every model, then the exit statuses.
+fn after_help() -> String {
+    let mut text = String::from("Models (default N in brackets):\n");
     for (name, default, about) in CATALOGUE {
         text.push_str(&format!("  {name} [{default}]\n"));
         for line in about.lines() {
             text.push_str(&format!("      {}\n", line.trim()));
         }
     }
+    text.push_str(crate::report::EXIT_STATUS_HELP);
     text
 }
 
-fn number(flag: &str, value: Option<&String>) -> Result<usize, String> {
-    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    value
-        .parse::<usize>()
-        .map_err(|_| format!("{flag} takes a non-negative integer, got `{value}`"))
+fn parse_model_size(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("the model size N must be a positive whole number, got `{text}`"))
 }
 
-/// Parses the arguments after the program name. `Ok(None)`: `--help`.
-pub fn parse(args: &[String]) -> Result<Option<Args>, String> {
-    let mut positional = Vec::new();
-    let mut config = Options {
-        progress: true,
-        ..Options::default()
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--help" | "-h" => return Ok(None),
-            "--threads" => {
-                config.threads = number(arg, it.next())?;
-                if config.threads == 0 || config.threads > 1024 {
-                    return Err("--threads takes 1 to 1024".into());
-                }
-            }
-            "--memory" => {
-                let memory_mib = number(arg, it.next())?;
-                if memory_mib == 0 {
-                    return Err("--memory takes at least 1 (MiB)".into());
-                }
-                config.memory_bytes = memory_mib.saturating_mul(1 << 20);
-            }
-            "--max-depth" => config.max_depth = Some(number(arg, it.next())?),
-            "--mode" => {
-                let name = it.next().ok_or("--mode needs a value")?;
-                config.mode = Mode::parse(name).ok_or_else(|| {
-                    format!("--mode takes fp64, fp32, bitstate or exact, got `{name}`")
-                })?;
-            }
-            "--exact" => config.mode = Mode::Exact,
-            "--schedule" => {
-                config.schedule = match it.next().map(String::as_str) {
-                    Some("chunks") => Schedule::Chunks,
-                    Some("steal") => Schedule::Steal,
-                    other => {
-                        return Err(format!(
-                            "--schedule takes chunks or steal, got `{}`",
-                            other.unwrap_or("")
-                        ))
-                    }
-                }
-            }
-            "--quiet" => config.progress = false,
-            "--no-deadlock" => config.deadlock = false,
-            flag if flag.starts_with('-') => return Err(format!("unknown flag `{flag}`")),
-            _ => positional.push(arg.clone()),
-        }
-    }
-    let model = positional.first().ok_or("no model given")?.clone();
-    let default = CATALOGUE
-        .iter()
-        .find(|(name, _, _)| *name == model)
-        .map(|(_, n, _)| *n)
-        .ok_or_else(|| format!("unknown model `{model}`"))?;
-    let size = match positional.get(1) {
-        Some(n) => n
-            .parse()
-            .map_err(|_| format!("the model size must be a number, got `{n}`"))?,
-        None => default,
-    };
-    if positional.len() > 2 {
-        return Err(format!("unexpected argument `{}`", positional[2]));
-    }
-    Ok(Some(Args {
-        model,
-        size,
-        options: config,
-    }))
+fn parse_threads(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("--threads takes 1 to {MAX_THREADS}, got `{text}`"))
 }
 
-/// Runs the command line `args` (without the program name), writing the report to `out` and
-/// progress to stderr. Returns the exit status.
-pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
-    let parsed = match parse(args) {
-        Ok(Some(parsed)) => parsed,
-        Ok(None) => {
-            let _ = write!(out, "{}", usage());
-            return EXIT_OK;
+/// A size in bytes: `N` MiB, or `N` followed by K, M, G or T (powers of 1024, an optional
+/// `iB`), from [`MIN_MEMORY`] to [`MAX_MEMORY`].
+pub fn parse_memory(text: &str) -> Result<usize, String> {
+    let bad = || {
+        format!(
+            "--memory takes a size from 1K to 128T (a plain number is MiB; units K, M, G, T), \
+             got `{text}`"
+        )
+    };
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: u128 = number.parse().map_err(|_| bad())?;
+    let shift = match unit.to_ascii_lowercase().as_str() {
+        "k" | "kib" => 10,
+        "" | "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        "t" | "tib" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = number.checked_shl(shift).filter(|&b| b >> shift == number);
+    match bytes {
+        Some(b) if (MIN_MEMORY as u128..=MAX_MEMORY as u128).contains(&b) => Ok(b as usize),
+        _ => Err(bad()),
+    }
+}
+
+/// Parses `args` (without the program name). `Err`: the text to print and the exit status
+/// (`--help` and `--version` are 0 with the text for stdout; usage errors are
+/// [`EXIT_USAGE`] with the text for stderr).
+pub fn parse<I, T>(args: I) -> Result<Cli, (i32, String)>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let argv =
+        std::iter::once(OsString::from("modelcheck")).chain(args.into_iter().map(Into::into));
+    Cli::try_parse_from(argv).map_err(|e| (e.exit_code(), e.to_string()))
+}
+
+/// A usage error in clap's format (message, usage line, pointer to `--help`), for errors found
+/// after parsing (a model size out of range, flags that do not fit together).
+pub fn usage_error(message: &str) -> String {
+    Cli::command()
+        .error(ErrorKind::ValueValidation, message)
+        .to_string()
+}
+
+/// Runs the command line `args` (without the program name): the report goes to `out`, usage
+/// errors to `err`, progress lines to stderr. Returns the exit status.
+pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match parse(args) {
+        Ok(cli) => cli,
+        Err((status, text)) => {
+            let _ = if status == 0 {
+                write!(out, "{text}")
+            } else {
+                write!(err, "{text}")
+            };
+            return status;
         }
-        Err(e) => {
-            let _ = writeln!(out, "error: {e}\n\n{}", usage());
+    };
+    let args = &cli.check;
+    let options = match args.resolve() {
+        Ok(options) => options,
+        Err(message) => {
+            let _ = write!(err, "{}", usage_error(&message));
             return EXIT_USAGE;
         }
     };
-    match with_model(&parsed.model, parsed.size, Run { args: &parsed, out }) {
+    match with_model(&args.model, args.size(), Run { options, out }) {
         Ok(status) => status,
-        Err(e) => {
-            let _ = writeln!(out, "error: {e}\n\n{}", usage());
+        Err(message) => {
+            let _ = write!(err, "{}", usage_error(&message));
             EXIT_USAGE
         }
     }
 }
 
 struct Run<'a> {
-    args: &'a Args,
+    options: Options,
     out: &'a mut dyn Write,
 }
 
@@ -171,116 +277,7 @@ impl WithModel for Run<'_> {
     type Output = i32;
 
     fn visit<M: Model>(self, model: M) -> i32 {
-        let Run { args, out } = self;
-        match report(&model, args, out) {
-            Ok(status) => status,
-            Err(e) => {
-                eprintln!("error: cannot write the report: {e}");
-                EXIT_ERROR
-            }
-        }
+        let report = check(&model, &self.options);
+        print_report(&model, &self.options, &report, self.out)
     }
-}
-
-fn report<M: Model>(model: &M, args: &Args, out: &mut dyn Write) -> std::io::Result<i32> {
-    let Report {
-        stats,
-        verdict,
-        storage,
-    } = check(model, &args.options);
-    let Some(storage) = storage else {
-        if let Verdict::Error(e) = &verdict {
-            writeln!(out, "error: {e}")?;
-        }
-        return Ok(EXIT_ERROR);
-    };
-    let secs = stats.elapsed.as_secs_f64();
-    let states = stats.states.max(1) as f64;
-    let schedule = match args.options.schedule {
-        Schedule::Chunks => "chunks",
-        Schedule::Steal => "steal",
-    };
-    writeln!(out, "model: {}", model.name())?;
-    writeln!(
-        out,
-        "mode: {}, {} threads, schedule {schedule}",
-        storage.mode.name(),
-        args.options.threads
-    )?;
-    let (status, result) = match &verdict {
-        Verdict::Complete => (
-            EXIT_OK,
-            "no error: every reachable state visited".to_string(),
-        ),
-        Verdict::DepthLimit => (
-            EXIT_OK,
-            format!(
-                "no error up to --max-depth {}",
-                args.options.max_depth.unwrap_or(0)
-            ),
-        ),
-        Verdict::Counterexample(trace) => (
-            EXIT_COUNTEREXAMPLE,
-            format!("{:?} after {} steps", trace.failure, trace.steps.len()),
-        ),
-        Verdict::Full(full) => (EXIT_ERROR, format!("error: {full}")),
-        Verdict::Error(e) => (EXIT_ERROR, format!("error: {e}")),
-    };
-    writeln!(out, "result: {result}")?;
-    writeln!(out, "states: {}", stats.states)?;
-    writeln!(out, "transitions: {}", stats.transitions)?;
-    writeln!(out, "depth: {}", stats.depth)?;
-    writeln!(out, "time: {secs:.3} s")?;
-    writeln!(out, "states/s: {:.0}", stats.states as f64 / secs.max(1e-9))?;
-    writeln!(
-        out,
-        "visited storage: {} bytes, {:.2} bytes/state ({} bytes/slot)",
-        storage.bytes,
-        storage.bytes as f64 / states,
-        storage.slot_bits as f64 / 8.0
-    )?;
-    writeln!(
-        out,
-        "trace log: {} bytes, {:.2} bytes/state",
-        stats.trace_bytes,
-        stats.trace_bytes as f64 / states
-    )?;
-    writeln!(
-        out,
-        "frontier peak: {} bytes (full states of two levels)",
-        stats.frontier_peak_bytes
-    )?;
-    if storage.may_report_new_twice {
-        writeln!(out, "racing duplicates dropped: {}", stats.duplicates)?;
-    }
-    if let Some(load) = storage.load_factor {
-        writeln!(out, "load factor: {load:.3}")?;
-    }
-    let omission = storage.omission;
-    writeln!(
-        out,
-        "omission bound: {:.3e} ({})",
-        omission.value, omission.name
-    )?;
-    if let Some(tlc) = storage.tlc_optimistic {
-        writeln!(out, "TLC-style optimistic estimate: {tlc:.3e}")?;
-    }
-    if let Verdict::Counterexample(trace) = &verdict {
-        writeln!(out, "trace (replayed and checked):")?;
-        writeln!(
-            out,
-            "  0: initial            {}",
-            model.show(&trace.initial)
-        )?;
-        for (i, (action, state)) in trace.steps.iter().enumerate() {
-            writeln!(
-                out,
-                "  {}: {:<18} {}",
-                i + 1,
-                action.to_string(),
-                model.show(state)
-            )?;
-        }
-    }
-    Ok(status)
 }

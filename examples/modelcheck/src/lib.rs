@@ -49,6 +49,7 @@ pub mod cli;
 pub mod distributed;
 pub mod model;
 pub mod models;
+pub mod report;
 pub mod trace;
 pub mod visited;
 
@@ -94,7 +95,8 @@ pub struct Storage {
 /// at the first (shallowest) invariant violation or deadlock, a full visited storage, or
 /// `options.max_depth`. A counterexample in the report has been replayed against the model.
 pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
-    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes) {
+    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
+    {
         Ok(visited) => visited,
         Err(e) => {
             return Report {

@@ -4,16 +4,10 @@
 use modelcheck::cli;
 
 fn main() {
-    let args: Result<Vec<String>, _> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect();
-    let Ok(args) = args else {
-        eprintln!("error: arguments must be UTF-8\n\n{}", cli::usage());
-        std::process::exit(cli::EXIT_USAGE);
-    };
-    let mut stdout = std::io::stdout().lock();
-    let status = cli::run(&args, &mut stdout);
-    drop(stdout);
+    let status = cli::run(
+        std::env::args_os().skip(1),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr(),
+    );
     std::process::exit(status);
 }

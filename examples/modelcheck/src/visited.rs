@@ -2,23 +2,30 @@
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
 use searchcache::{
-    omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash, DEFAULT_HASHES,
+    omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash,
 };
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
 use std::sync::Mutex;
 
-/// How states are remembered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How states are remembered (the `value` attributes are the `--mode` help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
     /// 64-bit fingerprints, 8 bytes per slot (the default).
+    #[value(help = "64-bit fingerprints, 8 bytes per slot (the default)")]
     Fp64,
     /// 32-bit compacted signatures, 4 bytes per slot.
+    #[value(help = "32-bit compacted signatures, 4 bytes per slot")]
     Fp32,
-    /// SPIN-style supertrace: k bits per state in a bit array; may miss states.
+    /// SPIN-style supertrace: k bits set per state in a bit array; may miss states.
+    #[value(
+        help = "SPIN's supertrace: a bit array; each state sets k bits, one per hash \
+                    function (k = 3 unless --hashes); may miss states"
+    )]
     Bitstate,
     /// Full states in a hash set: no omission, most memory.
+    #[value(help = "full states in a hash set: no omission, most memory")]
     Exact,
 }
 
@@ -31,13 +38,6 @@ impl Mode {
             Mode::Bitstate => "bitstate",
             Mode::Exact => "exact",
         }
-    }
-
-    /// Parses a command-line name.
-    pub fn parse(name: &str) -> Option<Mode> {
-        [Mode::Fp64, Mode::Fp32, Mode::Bitstate, Mode::Exact]
-            .into_iter()
-            .find(|m| m.name() == name)
     }
 }
 
@@ -127,14 +127,11 @@ pub enum Visited<S> {
     Fp64(FingerprintSet),
     /// `--mode fp32`: searchcache's `CompactSet`.
     Fp32(CompactSet),
-    /// `--mode bitstate`: searchcache's `Bitstate` with SPIN's default of 3 hash functions.
+    /// `--mode bitstate`: searchcache's `Bitstate` (SPIN's default is 3 hash functions).
     Bitstate(Bitstate),
     /// `--mode exact`.
     Exact(ExactSet<S>),
 }
-
-/// Bit positions per state in bitstate mode: SPIN's default (`-k3`), and searchcache's.
-const BITSTATE_HASHES: u32 = DEFAULT_HASHES;
 
 fn full_message(full: Full) -> TableFull {
     TableFull(format!(
@@ -145,16 +142,15 @@ fn full_message(full: Full) -> TableFull {
 }
 
 impl<S: Hash + Eq + Clone> Visited<S> {
-    /// Storage for `mode` in at most `memory_bytes` (the exact mode grows up to about that).
-    pub fn new(mode: Mode, memory_bytes: usize) -> Result<Self, String> {
+    /// Storage for `mode` in at most `memory_bytes` (the exact mode grows up to about that);
+    /// `hashes` is the bitstate mode's k.
+    pub fn new(mode: Mode, memory_bytes: usize, hashes: u32) -> Result<Self, String> {
         let size = Size::Bytes(memory_bytes);
         let error = |e: searchcache::Error| format!("cannot build the visited storage: {e}");
         Ok(match mode {
             Mode::Fp64 => Visited::Fp64(FingerprintSet::new(size).map_err(error)?),
             Mode::Fp32 => Visited::Fp32(CompactSet::new(size).map_err(error)?),
-            Mode::Bitstate => {
-                Visited::Bitstate(Bitstate::new(size, BITSTATE_HASHES).map_err(error)?)
-            }
+            Mode::Bitstate => Visited::Bitstate(Bitstate::new(size, hashes).map_err(error)?),
             Mode::Exact => Visited::Exact(ExactSet::new(memory_bytes)),
         })
     }

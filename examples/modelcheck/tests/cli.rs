@@ -1,51 +1,100 @@
-//! The model checker's command line: usage errors and a full table's error, never a panic.
+//! The model checker's command line: usage errors (status 2, clap's format) and a full table's
+//! error, never a panic.
 
 use modelcheck::{cli, models};
 
-fn run(args: &[&str]) -> (i32, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = Vec::new();
-    let status = cli::run(&args, &mut out);
-    (status, String::from_utf8(out).expect("the report is UTF-8"))
+/// Runs the command line; returns the status, stdout and stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = cli::run(args, &mut out, &mut err);
+    let text = |bytes| String::from_utf8(bytes).expect("the output is UTF-8");
+    (status, text(out), text(err))
 }
 
 #[test]
 fn bad_flags_are_usage_errors() {
     let cases: &[(&[&str], &str)] = &[
-        (&[], "no model given"),
-        (&["2pc", "--frobnicate"], "unknown flag `--frobnicate`"),
-        (&["2pc", "--threads"], "--threads needs a value"),
+        (&[], "required arguments were not provided"),
+        (
+            &["2pc", "--frobnicate"],
+            "unexpected argument '--frobnicate'",
+        ),
+        (
+            &["2pc", "--threads"],
+            "a value is required for '--threads <T>'",
+        ),
         (
             &["2pc", "--threads", "two"],
-            "--threads takes a non-negative integer",
+            "--threads takes 1 to 1024, got `two`",
         ),
         (&["2pc", "--threads", "0"], "--threads takes 1 to 1024"),
+        (&["2pc", "--threads", "1025"], "--threads takes 1 to 1024"),
         (
             &["2pc", "--threads", "-3"],
-            "--threads takes a non-negative integer",
+            "--threads takes 1 to 1024, got `-3`",
         ),
-        (&["2pc", "--memory", "0"], "--memory takes at least 1"),
+        (
+            &["2pc", "--memory", "0"],
+            "--memory takes a size from 1K to 128T",
+        ),
+        (
+            &["2pc", "--memory", "99999999999999"],
+            "--memory takes a size from 1K to 128T",
+        ),
+        (
+            &["2pc", "--memory", "129T"],
+            "--memory takes a size from 1K to 128T",
+        ),
         (
             &["2pc", "--memory", "99999999999999999999999"],
-            "--memory takes a non-negative integer",
+            "--memory takes a size",
         ),
+        (&["2pc", "--memory", "12Q"], "--memory takes a size"),
+        (&["2pc", "--memory", "0K"], "--memory takes a size"),
         (
             &["2pc", "--mode", "fp16"],
-            "--mode takes fp64, fp32, bitstate or exact",
+            "invalid value 'fp16' for '--mode <M>'",
+        ),
+        (
+            &["2pc", "--exact", "--mode", "fp32"],
+            "'--exact' cannot be used with '--mode <M>'",
+        ),
+        (&["2pc", "--mode", "fp32", "--exact"], "cannot be used with"),
+        (
+            &["2pc", "--hashes", "3"],
+            "--hashes sets the bitstate mode's hash functions",
+        ),
+        (
+            &["2pc", "--mode", "bitstate", "--hashes", "0"],
+            "0 is not in 1..=32",
+        ),
+        (
+            &["2pc", "--mode", "bitstate", "--hashes", "33"],
+            "33 is not in 1..=32",
         ),
         (
             &["2pc", "--max-depth", "1.5"],
-            "--max-depth takes a non-negative integer",
+            "invalid value '1.5' for '--max-depth <D>'",
         ),
         (
             &["2pc", "--schedule", "random"],
-            "--schedule takes chunks or steal",
+            "invalid value 'random' for '--schedule <S>'",
         ),
-        (&["chess"], "unknown model `chess`"),
-        (&["2pc", "three"], "the model size must be a number"),
-        (&["2pc", "3", "4"], "unexpected argument `4`"),
+        (&["chess"], "invalid value 'chess' for '<MODEL>'"),
+        (
+            &["2pc", "three"],
+            "the model size N must be a positive whole number, got `three`",
+        ),
+        (
+            &["2pc", "-1"],
+            "the model size N must be a positive whole number, got `-1`",
+        ),
+        (&["2pc", "3", "4"], "unexpected argument '4'"),
         (&["2pc", "16"], "2pc needs 1 to 15 resource managers"),
-        (&["2pc", "0"], "2pc needs 1 to 15 resource managers"),
+        (
+            &["2pc", "0"],
+            "the model size N must be a positive whole number, got `0`",
+        ),
         (&["philosophers", "1"], "philosophers needs 2 to 32"),
         (&["puzzle", "5"], "puzzle needs a board side of 2 to 4"),
         (&["peterson", "9"], "peterson needs 2 to 8 processes"),
@@ -53,20 +102,42 @@ fn bad_flags_are_usage_errors() {
         (&["buggy", "100"], "buggy needs 2 to 8 processes"),
     ];
     for (args, message) in cases {
-        let (status, report) = run(args);
-        assert_eq!(status, cli::EXIT_USAGE, "{args:?}:\n{report}");
+        let (status, out, err) = run(args);
+        assert_eq!(status, cli::EXIT_USAGE, "{args:?}:\n{err}");
         assert!(
-            report.contains(message),
-            "{args:?}: expected `{message}` in:\n{report}"
+            out.is_empty(),
+            "{args:?}: a usage error printed a report:\n{out}"
         );
-        assert!(report.contains("usage: modelcheck"), "{args:?}:\n{report}");
+        assert!(
+            err.contains(message),
+            "{args:?}: expected `{message}` in:\n{err}"
+        );
+        assert!(
+            err.contains("--help"),
+            "{args:?}: no pointer to --help:\n{err}"
+        );
+    }
+}
+
+#[test]
+fn memory_sizes_take_units() {
+    for (text, bytes) in [
+        ("1", 1 << 20),
+        ("256", 256 << 20),
+        ("1K", 1 << 10),
+        ("64kib", 64 << 10),
+        ("3M", 3 << 20),
+        ("2G", 2 << 30),
+        ("128T", 1 << 47),
+    ] {
+        assert_eq!(cli::parse_memory(text), Ok(bytes), "{text}");
     }
 }
 
 #[test]
 fn help_explains_every_model_and_flag() {
-    let (status, text) = run(&["--help"]);
-    assert_eq!(status, cli::EXIT_OK);
+    let (status, text, err) = run(&["--help"]);
+    assert_eq!(status, cli::EXIT_OK, "{err}");
     for (name, _, _) in models::CATALOGUE {
         assert!(
             text.contains(&format!("  {name} [")),
@@ -77,12 +148,24 @@ fn help_explains_every_model_and_flag() {
         "--threads",
         "--memory",
         "--mode",
+        "--hashes",
         "--max-depth",
+        "--no-deadlock",
+        "--schedule",
         "--exact",
+        "--quiet",
         "--help",
+        "fp64",
+        "fp32",
+        "bitstate",
+        "exact",
+        "Exit status",
     ] {
         assert!(text.contains(flag), "{flag} missing:\n{text}");
     }
+    // Bitstate's cost is k hash functions (bits set per state), not "3 bits/state".
+    assert!(text.contains("one per hash function (k = 3"), "{text}");
+    assert!(!text.contains("bits/state"), "{text}");
 }
 
 #[test]
@@ -90,7 +173,7 @@ fn a_full_table_is_a_clear_error_with_the_size_needed() {
     // 2PC with 8 RMs has 1,745,408 states; 1 MiB holds 131,072 fingerprints or 262,144
     // compacted signatures.
     for mode in ["fp64", "fp32"] {
-        let (status, report) = run(&["2pc", "8", "--mode", mode, "--memory", "1", "--quiet"]);
+        let (status, report, _) = run(&["2pc", "8", "--mode", mode, "--memory", "1", "--quiet"]);
         assert_eq!(status, cli::EXIT_ERROR, "{mode}:\n{report}");
         assert!(
             report.contains("result: error: visited-state set is full"),
@@ -108,7 +191,7 @@ fn a_full_table_is_a_clear_error_with_the_size_needed() {
 
 #[test]
 fn the_exact_mode_stops_at_its_memory_cap_with_a_message() {
-    let (status, report) = run(&["2pc", "8", "--exact", "--memory", "1", "--quiet"]);
+    let (status, report, _) = run(&["2pc", "8", "--exact", "--memory", "1", "--quiet"]);
     assert_eq!(status, cli::EXIT_ERROR, "{report}");
     assert!(
         report.contains("result: error: the exact set is full"),

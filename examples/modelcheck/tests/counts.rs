@@ -12,9 +12,13 @@ const MODES: &[&str] = &["exact", "fp64", "fp32", "bitstate"];
 /// Runs the command line; returns the exit status and the report.
 fn run(args: &str) -> (i32, String) {
     let args: Vec<String> = args.split_whitespace().map(String::from).collect();
-    let mut out = Vec::new();
-    let status = cli::run(&args, &mut out);
-    (status, String::from_utf8(out).expect("the report is UTF-8"))
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = cli::run(&args, &mut out, &mut err);
+    let err = String::from_utf8(err).expect("errors are UTF-8");
+    (
+        status,
+        String::from_utf8(out).expect("the report is UTF-8") + &err,
+    )
 }
 
 /// The number after `key: ` in a report.
