@@ -48,6 +48,9 @@ pub struct Cli {
     /// The flags of a run on one machine.
     #[command(flatten)]
     pub check: CheckArgs,
+    /// The distributed checker's flags.
+    #[command(flatten)]
+    pub dist: crate::distributed::args::DistArgs,
 }
 
 /// A model and how to check it: every flag of a single-machine run.
@@ -240,7 +243,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match parse(args) {
+    let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match parse(argv.iter().cloned()) {
         Ok(cli) => cli,
         Err((status, text)) => {
             let _ = if status == 0 {
@@ -259,6 +263,9 @@ where
             return EXIT_USAGE;
         }
     };
+    if cli.dist.is_distributed() {
+        return crate::distributed::args::run(&cli, options, &argv, out, err);
+    }
     match with_model(&args.model, args.size(), Run { options, out }) {
         Ok(status) => status,
         Err(message) => {
@@ -276,7 +283,10 @@ struct Run<'a> {
 impl WithModel for Run<'_> {
     type Output = i32;
 
-    fn visit<M: Model>(self, model: M) -> i32 {
+    fn visit<M: Model>(self, model: M) -> i32
+    where
+        M::State: serde::Serialize + serde::de::DeserializeOwned,
+    {
         let report = check(&model, &self.options);
         print_report(&model, &self.options, &report, self.out)
     }

@@ -28,8 +28,11 @@
 //!
 //! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
 
+pub mod args;
 pub mod cluster;
+pub mod local;
 pub mod messages;
+pub mod report;
 pub mod search;
 pub mod wire;
 
@@ -92,6 +95,7 @@ pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
 /// workers here; every process of the cluster calls this with the same model and options, and
 /// every one gets the same report (the whole run's totals and per-process figures).
 ///
+/// `model` may be shared (an `Arc`) with the caller, which keeps it for printing the trace.
 /// `options.memory_bytes` is this process's visited storage, split evenly over its workers;
 /// `options.threads` and `options.schedule` are not used (the workers are the threads).
 ///
@@ -102,7 +106,7 @@ pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
 /// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the `--memory`
 /// to use.
 pub fn check<M>(
-    model: M,
+    model: impl Into<Arc<M>>,
     options: &Options,
     cluster: &Cluster,
 ) -> Result<DistributedReport<M>, ClusterError>
@@ -110,6 +114,7 @@ where
     M: Model,
     M::State: Serialize + DeserializeOwned,
 {
+    let model: Arc<M> = model.into();
     cluster.validate()?;
     wire::quiet_timely_panics();
     let workers = cluster.workers;
@@ -120,7 +125,7 @@ where
             .map_err(ClusterError::Other)?;
         (builders, None, Vec::new())
     } else {
-        let streams = cluster.connect(&run_description(&model, options))?;
+        let streams = cluster.connect(&run_description(&*model, options))?;
         let mut sockets = Vec::new();
         let mut counted = Vec::new();
         for (peer, stream) in streams.into_iter().enumerate() {
@@ -144,7 +149,6 @@ where
         (builders, Some(comms), sockets)
     };
 
-    let model = Arc::new(model);
     let shared_model = Arc::clone(&model);
     let shared_traffic = Arc::clone(&traffic);
     let options = options.clone();

@@ -168,7 +168,8 @@ where
     let me = worker.index();
     let peers = worker.peers();
     let first_of_process = me % workers == 0;
-    let visited = Visited::new(options.mode, (options.memory_bytes / workers).max(1))?;
+    let memory = (options.memory_bytes / workers).max(1);
+    let visited = Visited::new(options.mode, memory, options.hashes)?;
     let owned = Rc::new(RefCell::new(Owned::<M> {
         visited,
         invariants: model.invariants(),
@@ -195,6 +196,11 @@ where
                 move |input, _output| {
                     input.for_each(|_time, data| {
                         let mut owned = insert_into.borrow_mut();
+                        // A batch is a few hundred successors: load all their lines first, so
+                        // that the inserts' cache misses overlap instead of queueing.
+                        for s in data.iter() {
+                            owned.visited.prefetch(s.hash());
+                        }
                         for s in data.drain(..) {
                             let key = s.hash();
                             owned.insert(key, s.state, s.parent_worker, s.parent, s.ordinal);

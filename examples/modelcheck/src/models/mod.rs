@@ -8,6 +8,8 @@ pub mod ticket;
 pub mod two_phase;
 
 use crate::model::{Invariant, Model};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// The most processes of the lock models: their states are fixed-size arrays, so a state costs
 /// no allocation (and the state spaces explode long before 8 processes anyway).
@@ -68,8 +70,11 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
 pub trait WithModel {
     /// What the visit returns.
     type Output;
-    /// Runs with the chosen model.
-    fn visit<M: Model>(self, model: M) -> Self::Output;
+    /// Runs with the chosen model. Every built-in model's state has serde, so a visitor may
+    /// also check it with the distributed checker.
+    fn visit<M: Model>(self, model: M) -> Self::Output
+    where
+        M::State: Serialize + DeserializeOwned;
 }
 
 /// Builds the model `name` of size `n` and hands it to `f`; an unknown name or a size out of
