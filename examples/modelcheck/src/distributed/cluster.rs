@@ -67,6 +67,8 @@ impl fmt::Display for ClusterError {
     }
 }
 
+impl std::error::Error for ClusterError {}
+
 impl Cluster {
     /// Processes in the run.
     pub fn processes(&self) -> usize {

@@ -116,17 +116,15 @@ where
 {
     let model: Arc<M> = model.into();
     cluster.validate()?;
-    wire::quiet_timely_panics();
     let workers = cluster.workers;
     let traffic = Arc::new(Traffic::default());
-    let (builders, comms, sockets) = if cluster.processes() == 1 {
+    let (builders, comms) = if cluster.processes() == 1 {
         let (builders, _) = timely::CommunicationConfig::Process(workers)
             .try_build()
             .map_err(ClusterError::Other)?;
-        (builders, None, Vec::new())
+        (builders, None)
     } else {
         let streams = cluster.connect(&run_description(&*model, options))?;
-        let mut sockets = Vec::new();
         let mut counted = Vec::new();
         for (peer, stream) in streams.into_iter().enumerate() {
             counted.push(match stream {
@@ -134,7 +132,7 @@ where
                     let copy = stream
                         .try_clone()
                         .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
-                    sockets.push(copy);
+                    traffic.keep(copy);
                     Some(Counted::new(stream, peer, Arc::clone(&traffic)))
                 }
                 None => None,
@@ -146,7 +144,7 @@ where
             initialize_networking_from_sockets(local, counted, cluster.process, workers, hooks)
                 .map_err(|e| ClusterError::Other(format!("timely networking: {e}")))?;
         let builders = tcp.into_iter().map(AllocatorBuilder::Tcp).collect();
-        (builders, Some(comms), sockets)
+        (builders, Some(comms))
     };
 
     let shared_model = Arc::clone(&model);
@@ -163,7 +161,16 @@ where
                 workers,
                 traffic: &shared_traffic,
             };
-            search::run(worker, &setup)
+            let result = search::run(worker, &setup);
+            if result.is_err() {
+                // Let the peers know at once, and end this worker without waiting for
+                // progress that will not come.
+                shared_traffic.close_all();
+                for dataflow in worker.installed_dataflows() {
+                    worker.drop_dataflow(dataflow);
+                }
+            }
+            result
         },
     )
     .map_err(ClusterError::Other)?;
@@ -182,7 +189,10 @@ where
         match result {
             Ok(Ok(Some(result))) => first = Some(result),
             Ok(Ok(None)) => {}
-            Ok(Err(e)) => failure = failure.or(Some(ClusterError::Other(e))),
+            Ok(Err(e)) => {
+                let fault = peer_fault().unwrap_or(ClusterError::Other(e));
+                failure = failure.or(Some(fault));
+            }
             Err(panic) => {
                 let fault = peer_fault()
                     .unwrap_or_else(|| ClusterError::Other(format!("a worker failed: {panic}")));
@@ -191,11 +201,9 @@ where
         }
     }
     if let Some(failure) = failure {
-        // Close every socket so that the peers' receive threads see it at once, and leave
-        // timely's communication threads behind: joining them could wait on a peer.
-        for socket in &sockets {
-            let _ = socket.shutdown(std::net::Shutdown::Both);
-        }
+        // Close every socket so that the peers see it at once, and leave timely's
+        // communication threads behind (parked by `Counted`): joining them would wait forever.
+        traffic.close_all();
         std::mem::forget(comms);
         return Err(failure);
     }

@@ -38,6 +38,28 @@ use timely::worker::Worker;
 /// owners (and into their sets) while a level is expanded, instead of queueing.
 const STEP_EVERY: usize = 256;
 
+/// How long a waiting worker parks before it looks for a lost peer again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The message of a run that lost a peer (the peer itself is in [`Traffic::fault`]).
+const LOST: &str = "a peer was lost";
+
+/// Steps `worker` until `probe` has passed `epoch`; `Err` when a peer is lost meanwhile.
+fn wait_for(
+    worker: &mut Worker,
+    probe: &ProbeHandle<u64>,
+    epoch: u64,
+    traffic: &Traffic,
+) -> Result<(), String> {
+    while probe.less_than(&epoch) {
+        if traffic.fault().is_some() {
+            return Err(LOST.into());
+        }
+        worker.step_or_park(Some(POLL));
+    }
+    Ok(())
+}
+
 /// The link recorded for an initial state's parent worker.
 const INITIAL: u16 = u16::MAX;
 
@@ -228,23 +250,22 @@ where
     let mut control_epoch = 0u64;
     // One control round: send `messages`, close the epoch, wait until every worker's messages
     // of it have arrived, and return them (later epochs' early arrivals stay in the inbox).
-    let mut round =
-        |worker: &mut Worker, messages: Vec<(u16, Control<M::State>)>| -> Vec<Control<M::State>> {
-            for message in messages {
-                control_in.send(message);
-            }
-            control_epoch += 1;
-            control_in.advance_to(control_epoch);
-            while control_probe.less_than(&control_epoch) {
-                worker.step_or_park(None);
-            }
-            let mut inbox = inbox.borrow_mut();
-            let (now, later): (Vec<_>, Vec<_>) = inbox
-                .drain(..)
-                .partition(|(epoch, _)| *epoch < control_epoch);
-            *inbox = later;
-            now.into_iter().map(|(_, c)| c).collect()
-        };
+    let mut round = |worker: &mut Worker,
+                     messages: Vec<(u16, Control<M::State>)>|
+     -> Result<Vec<Control<M::State>>, String> {
+        for message in messages {
+            control_in.send(message);
+        }
+        control_epoch += 1;
+        control_in.advance_to(control_epoch);
+        wait_for(worker, &control_probe, control_epoch, traffic)?;
+        let mut inbox = inbox.borrow_mut();
+        let (now, later): (Vec<_>, Vec<_>) = inbox
+            .drain(..)
+            .partition(|(epoch, _)| *epoch < control_epoch);
+        *inbox = later;
+        Ok(now.into_iter().map(|(_, c)| c).collect())
+    };
     let broadcast = |control: Control<M::State>| -> Vec<(u16, Control<M::State>)> {
         (0..peers).map(|to| (to as u16, control.clone())).collect()
     };
@@ -310,7 +331,7 @@ where
             totals: totals.clone(),
         };
         let mut summaries: Vec<Summary<M::State>> =
-            round(worker, broadcast(Control::Summary(summary)))
+            round(worker, broadcast(Control::Summary(summary)))?
                 .into_iter()
                 .filter_map(|c| match c {
                     Control::Summary(s) => Some(s),
@@ -442,14 +463,15 @@ where
                 }
             }
             if i % STEP_EVERY == STEP_EVERY - 1 {
+                if traffic.fault().is_some() {
+                    return Err(LOST.into());
+                }
                 worker.step();
             }
         }
         level += 1;
         states_in.advance_to(level as u64);
-        while states_probe.less_than(&(level as u64)) {
-            worker.step_or_park(None);
-        }
+        wait_for(worker, &states_probe, level as u64, traffic)?;
     };
     drop(frontier);
 
@@ -481,7 +503,7 @@ where
                 } else {
                     Vec::new()
                 };
-                let link = round(worker, messages).into_iter().find_map(|c| match c {
+                let link = round(worker, messages)?.into_iter().find_map(|c| match c {
                     Control::Link {
                         parent_worker,
                         parent,

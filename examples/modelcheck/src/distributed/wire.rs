@@ -1,17 +1,21 @@
 //! The sockets timely sends on, counted and watched: bytes each way per process, and the first
-//! peer whose connection failed, so that a dead peer is reported by name instead of as timely's
-//! internal panic.
+//! peer whose connection failed, so that a dead peer is reported by name and nothing panics.
 //!
-//! How a dead peer surfaces: timely's receive thread reads end-of-file (or a reset) and panics
-//! with "timely communication error: ..."; the queues it fed are poisoned and the workers panic
-//! at their next step. [`Counted`] sees the failed read or write first and records which peer it
-//! was; [`quiet_timely_panics`] keeps those expected panics off stderr; the run then turns the
-//! failed workers into [`ClusterError::Peer`](super::ClusterError::Peer).
+//! Why the watch: timely's receive and send threads panic on a broken connection ("timely
+//! communication error"), which poisons the workers' queues and, while the workers unwind
+//! through timely's destructors, can abort the process. [`Counted`] stands between timely and
+//! the socket instead: it follows timely's framing (a 48-byte header whose fifth big-endian
+//! word is the payload length; a zero length ends the stream), so it tells a clean end from a
+//! peer that vanished. On a failure it records the peer in [`Traffic`] and parks the timely
+//! thread for good rather than return the error; the search sees [`Traffic::fault`], closes
+//! every socket (the other peers then see this process go, uncleanly), drops its dataflow and
+//! returns an error that names the peer. Those timely threads stay parked until the process
+//! exits.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use timely::communication::allocator::zero_copy::stream::Stream;
 
 /// What one process's sockets carried, and the first fault they saw.
@@ -20,6 +24,8 @@ pub struct Traffic {
     sent: AtomicU64,
     received: AtomicU64,
     fault: Mutex<Option<(usize, String)>>,
+    faulted: AtomicBool,
+    sockets: Mutex<Vec<TcpStream>>,
 }
 
 impl Traffic {
@@ -33,17 +39,51 @@ impl Traffic {
         self.received.load(Ordering::Relaxed)
     }
 
-    /// The first peer whose connection failed or closed, and how. A clean close at the end of
-    /// a run is recorded too: read this only once the run has failed.
+    /// The first peer whose connection failed (closed without timely's end-of-stream header,
+    /// reset, or refused a write), and how.
     pub fn fault(&self) -> Option<(usize, String)> {
+        if !self.faulted.load(Ordering::Acquire) {
+            return None;
+        }
         self.fault.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    fn record(&self, peer: usize, what: String) {
+    /// Keeps a handle of a socket, for [`close_all`](Self::close_all).
+    pub fn keep(&self, socket: TcpStream) {
+        self.sockets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(socket);
+    }
+
+    /// Shuts every kept socket down both ways: the peers see this process go (their reads end
+    /// without timely's end-of-stream header), and this process's timely threads stop.
+    pub fn close_all(&self) {
+        for socket in self
+            .sockets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            let _ = socket.shutdown(Shutdown::Both);
+        }
+    }
+
+    /// Records a failure of the connection to `peer` (the first one recorded is kept).
+    pub fn record(&self, peer: usize, what: String) {
         self.fault
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get_or_insert((peer, what));
+        self.faulted.store(true, Ordering::Release);
+    }
+
+    /// Records the failure, then parks the calling timely thread for good.
+    fn fail(&self, peer: usize, what: String) -> ! {
+        self.record(peer, what);
+        loop {
+            std::thread::park();
+        }
     }
 }
 
@@ -52,6 +92,58 @@ pub struct Counted {
     stream: TcpStream,
     peer: usize,
     traffic: Arc<Traffic>,
+    frames: Frames,
+}
+
+/// Where the bytes read so far stand in timely's framing.
+struct Frames {
+    /// The header being read.
+    header: [u8; HEADER_BYTES],
+    /// Bytes of `header` read.
+    filled: usize,
+    /// Payload bytes of the current frame still to come.
+    payload: u64,
+    /// The zero-length header that ends the stream was read.
+    ended: bool,
+}
+
+/// Timely's `MessageHeader`: six big-endian `u64`s (channel, source, target lower and upper
+/// bounds, payload length, sequence number).
+const HEADER_BYTES: usize = 48;
+
+impl Default for Frames {
+    fn default() -> Self {
+        Frames {
+            header: [0; HEADER_BYTES],
+            filled: 0,
+            payload: 0,
+            ended: false,
+        }
+    }
+}
+
+impl Frames {
+    fn follow(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() && !self.ended {
+            if self.payload > 0 {
+                let skip = (self.payload.min(bytes.len() as u64)) as usize;
+                self.payload -= skip as u64;
+                bytes = &bytes[skip..];
+                continue;
+            }
+            let take = (HEADER_BYTES - self.filled).min(bytes.len());
+            self.header[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled == HEADER_BYTES {
+                self.filled = 0;
+                let mut length = [0u8; 8];
+                length.copy_from_slice(&self.header[32..40]);
+                self.payload = u64::from_be_bytes(length);
+                self.ended = self.payload == 0;
+            }
+        }
+    }
 }
 
 impl Counted {
@@ -61,6 +153,7 @@ impl Counted {
             stream,
             peer,
             traffic,
+            frames: Frames::default(),
         }
     }
 }
@@ -68,22 +161,19 @@ impl Counted {
 impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self.stream.read(buf) {
-            Ok(0) if !buf.is_empty() => {
-                self.traffic.record(
-                    self.peer,
-                    "closed its connection (exited or was killed)".into(),
-                );
-                Ok(0)
-            }
+            Ok(0) if !buf.is_empty() && !self.frames.ended => self.traffic.fail(
+                self.peer,
+                "closed its connection mid-run (it exited or was killed)".into(),
+            ),
             Ok(n) => {
+                self.frames.follow(&buf[..n]);
                 self.traffic.received.fetch_add(n as u64, Ordering::Relaxed);
                 Ok(n)
             }
-            Err(e) => {
-                self.traffic
-                    .record(self.peer, format!("broke its connection: {e}"));
-                Err(e)
-            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) => self
+                .traffic
+                .fail(self.peer, format!("broke its connection: {e}")),
         }
     }
 }
@@ -95,16 +185,20 @@ impl Write for Counted {
                 self.traffic.sent.fetch_add(n as u64, Ordering::Relaxed);
                 Ok(n)
             }
-            Err(e) => {
-                self.traffic
-                    .record(self.peer, format!("stopped accepting data: {e}"));
-                Err(e)
-            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) => self
+                .traffic
+                .fail(self.peer, format!("stopped accepting data: {e}")),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.stream.flush()
+        match self.stream.flush() {
+            Err(e) if e.kind() != io::ErrorKind::Interrupted => self
+                .traffic
+                .fail(self.peer, format!("stopped accepting data: {e}")),
+            other => other,
+        }
     }
 }
 
@@ -114,6 +208,7 @@ impl Stream for Counted {
             stream: self.stream.try_clone()?,
             peer: self.peer,
             traffic: Arc::clone(&self.traffic),
+            frames: Frames::default(),
         })
     }
 
@@ -124,31 +219,4 @@ impl Stream for Counted {
     fn shutdown(&self, how: Shutdown) -> io::Result<()> {
         self.stream.shutdown(how)
     }
-}
-
-/// Installs (once per process) a panic hook that drops the messages of the panics a dead peer
-/// causes in timely's threads ("timely communication error", poisoned queues, the joins of the
-/// threads that had them) and passes every other panic to the hook that was there before.
-pub fn quiet_timely_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let message = info
-                .payload()
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| info.payload().downcast_ref::<&str>().copied())
-                .unwrap_or("");
-            let expected = [
-                "timely communication error",
-                "MergeQueue poisoned",
-                "Send thread panic",
-                "Recv thread panic",
-            ];
-            if !expected.iter().any(|e| message.starts_with(e)) {
-                previous(info);
-            }
-        }));
-    });
 }
