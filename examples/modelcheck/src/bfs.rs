@@ -12,8 +12,9 @@ use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, TableFull, Visited};
 use rayon::prelude::*;
 use searchcache::StateHash;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// States per unit of work: large enough that claiming one (an atomic add) is noise, small
@@ -53,6 +54,10 @@ pub struct Options {
     /// Hash functions per state in [`Mode::Bitstate`], 1 to [`searchcache::MAX_HASHES`]
     /// (default [`searchcache::DEFAULT_HASHES`], SPIN's 3).
     pub hashes: u32,
+    /// Set to true (by a signal handler, another thread) to stop the search: each worker
+    /// finishes the 256-state chunk it holds, and the search returns [`Verdict::Interrupted`]
+    /// with the counts of the levels it completed. Default: none.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Options {
@@ -66,24 +71,34 @@ impl Default for Options {
             mode: Mode::Fp64,
             memory_bytes: 256 << 20,
             hashes: searchcache::DEFAULT_HASHES,
+            stop: None,
         }
     }
 }
 
 /// What a search counted.
+///
+/// `states`, `transitions` and `depth` count whole levels only: when the search stops in the
+/// middle of a level (an error found, a full table, an interrupt), what that level had added
+/// so far is in [`Stats::cut_short`] instead, so these three are the same in every run that
+/// stops in the same level.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
-    /// Distinct states stored (as the visited set saw them: with fingerprints, an omitted
-    /// state is not counted).
+    /// Distinct states of levels 0 to `depth` (as the visited set saw them: with fingerprints,
+    /// an omitted state is not counted).
     pub states: u64,
-    /// Transitions of the expanded states: one per enabled action instance, self-loops
-    /// included, as models.md counts them (2PC-3: 1,145, although only 886 distinct
+    /// Transitions of the states expanded in whole levels: one per enabled action instance,
+    /// self-loops included, as models.md counts them (2PC-3: 1,145, although only 886 distinct
     /// (state, successor) pairs exist: receiving a message twice is a second self-loop).
     pub transitions: u64,
-    /// The deepest level reached (0 = only initial states).
+    /// The deepest whole level (0 = only initial states).
     pub depth: usize,
-    /// Wall-clock time of the search.
+    /// Wall-clock time of this run of the search.
     pub elapsed: Duration,
+    /// Wall-clock time of the runs this one resumed from a checkpoint (zero when not resumed).
+    pub elapsed_before: Duration,
+    /// The level this run resumed from, if it did.
+    pub resumed_from: Option<usize>,
     /// Bytes of the trace links.
     pub trace_bytes: usize,
     /// States dropped at the end of a level because two threads both got `New` for them
@@ -91,11 +106,26 @@ pub struct Stats {
     pub duplicates: u64,
     /// Bytes of the largest pair of frontiers (current and next level) held at once.
     pub frontier_peak_bytes: usize,
+    /// The level whose generation was stopped part way, if one was.
+    pub cut_short: Option<CutShort>,
+}
+
+/// What the expansion of level `level − 1` had added when the search stopped in its middle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CutShort {
+    /// The level being generated.
+    pub level: usize,
+    /// Its states stored so far.
+    pub states: u64,
+    /// Transitions of the states expanded so far.
+    pub transitions: u64,
 }
 
 /// How a search ended.
 pub enum Verdict<M: Model> {
-    /// Every reachable state was visited; no invariant failed, no deadlock.
+    /// The search ran out of new states: no invariant failed and no deadlock was found in the
+    /// states it visited. Whether those are *all* reachable states depends on the storage:
+    /// [`crate::Storage::partial`] says when they may not be.
     Complete,
     /// Stopped at `--max-depth` without finding an error.
     DepthLimit,
@@ -103,6 +133,8 @@ pub enum Verdict<M: Model> {
     Counterexample(Trace<M>),
     /// The visited storage is full.
     Full(TableFull),
+    /// Stopped by [`Options::stop`], with no error found in the states visited.
+    Interrupted,
     /// The search could not go on for another reason (a level too wide for the trace log,
     /// a trace that failed its replay).
     Error(String),
@@ -114,6 +146,28 @@ pub struct Outcome<M: Model> {
     pub stats: Stats,
     /// How it ended.
     pub verdict: Verdict<M>,
+}
+
+/// The search between two levels, all workers idle: what a checkpoint saves, with the visited
+/// storage. `frontier` is level `stats.depth` in the order of its links in `log`.
+pub struct Boundary<'a, S> {
+    /// The counts of the whole levels, `elapsed` up to now.
+    pub stats: &'a Stats,
+    /// The level to expand next.
+    pub frontier: &'a [S],
+    /// The links of every level so far.
+    pub log: &'a TraceLog,
+}
+
+/// Where a resumed search starts: a [`Boundary`] read back (and the visited storage it was
+/// saved with).
+pub struct Resume<S> {
+    /// The counts of the whole levels; `elapsed` is the time of the earlier runs.
+    pub stats: Stats,
+    /// Level `stats.depth`, in the order of its links.
+    pub frontier: Vec<S>,
+    /// The links of levels 0 to `stats.depth`.
+    pub log: TraceLog,
 }
 
 /// Where the search found an error.
@@ -167,12 +221,25 @@ struct Shared<'a, M: Model> {
     deadlock_is_error: bool,
     /// Whether one state may come back `New` to two threads (bitstate under races).
     dedup: bool,
+    /// Set when an error was found or the search cannot go on.
     stop: AtomicBool,
+    /// [`Options::stop`].
+    interrupt: Option<&'a AtomicBool>,
     found: Mutex<Option<Found<M::State>>>,
     error: Mutex<Option<Verdict<M>>>,
 }
 
 impl<M: Model> Shared<'_, M> {
+    /// Whether the workers must stop claiming chunks: an error, or an interrupt.
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.interrupted()
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     fn report(&self, found: Found<M::State>) {
         let mut slot = self.found.lock().unwrap_or_else(|e| e.into_inner());
         let shallower = match slot.as_ref() {
@@ -263,10 +330,20 @@ impl<M: Model> Shared<'_, M> {
     }
 }
 
-/// Searches `model` breadth-first from its initial states, storing visited states in
-/// `visited` (`config.mode` and `config.memory_bytes` are the caller's to apply). Stops at the
-/// first (shallowest) invariant violation or deadlock, a full table, or `config.max_depth`.
-pub fn search<M: Model>(model: &M, visited: &Visited<M::State>, config: &Options) -> Outcome<M> {
+/// Searches `model` breadth-first, storing visited states in `visited` (`config.mode` and
+/// `config.memory_bytes` are the caller's to apply): from its initial states, or from `resume`
+/// (whose visited storage `visited` must be). Stops at the first (shallowest) invariant
+/// violation or deadlock, a full table, `config.max_depth`, or `config.stop`.
+///
+/// `at_level` is called between levels, with every worker idle, before each level but the
+/// first one this run expands: the place to save a checkpoint.
+pub fn search<M: Model>(
+    model: &M,
+    visited: &Visited<M::State>,
+    config: &Options,
+    resume: Option<Resume<M::State>>,
+    at_level: &mut dyn FnMut(Boundary<'_, M::State>),
+) -> Outcome<M> {
     let started = Instant::now();
     let shared = Shared {
         model,
@@ -275,6 +352,7 @@ pub fn search<M: Model>(model: &M, visited: &Visited<M::State>, config: &Options
         deadlock_is_error: config.deadlock && model.deadlock_is_error(),
         dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
+        interrupt: config.stop.as_deref(),
         found: Mutex::new(None),
         error: Mutex::new(None),
     };
@@ -291,13 +369,139 @@ pub fn search<M: Model>(model: &M, visited: &Visited<M::State>, config: &Options
         },
         Schedule::Chunks => None,
     };
-    let mut stats = Stats::default();
-    let mut log = TraceLog::default();
+    let (mut stats, mut frontier, mut log) = match resume {
+        Some(Resume {
+            stats,
+            frontier,
+            log,
+        }) => (
+            Stats {
+                elapsed_before: stats.elapsed,
+                elapsed: Duration::ZERO,
+                resumed_from: Some(stats.depth),
+                cut_short: None,
+                ..stats
+            },
+            frontier,
+            log,
+        ),
+        None => {
+            let (frontier, log) = initial_level(&shared);
+            let stats = Stats {
+                states: frontier.len() as u64,
+                ..Stats::default()
+            };
+            (stats, frontier, log)
+        }
+    };
 
-    // Level 0: the distinct initial states.
+    while !frontier.is_empty() && !shared.halted() {
+        if config.max_depth.is_some_and(|max| stats.depth >= max) {
+            break;
+        }
+        let locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
+
+        // The next level: the threads' parts, concatenated, links in the same order.
+        let width: usize = locals.iter().map(|l| l.next.len()).sum();
+        if width > u32::MAX as usize {
+            shared.fail(Verdict::Error(format!(
+                "level {} holds {width} states; the trace log indexes at most {}",
+                stats.depth + 1,
+                u32::MAX
+            )));
+            break;
+        }
+        let mut next_keys = Vec::new();
+        let mut next = Vec::with_capacity(width);
+        let mut links = LevelLinks {
+            parent: Vec::with_capacity(width),
+            ordinal: Vec::with_capacity(width),
+        };
+        let mut transitions = 0;
+        for local in locals {
+            transitions += local.transitions;
+            next.extend(local.next);
+            next_keys.extend(local.next_keys);
+            links.parent.extend(local.links.parent);
+            links.ordinal.extend(local.links.ordinal);
+        }
+        let duplicates = if shared.dedup {
+            dedup_level(&mut next, &mut links, &next_keys)
+        } else {
+            0
+        };
+        if shared.halted() {
+            // Some of the level's chunks were not expanded: count it apart.
+            stats.cut_short = Some(CutShort {
+                level: stats.depth + 1,
+                states: next.len() as u64,
+                transitions,
+            });
+            break;
+        }
+        stats.transitions += transitions;
+        stats.duplicates += duplicates;
+        let width = next.len();
+        let frontier_bytes =
+            (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
+        stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
+        stats.states += width as u64;
+        frontier = next;
+        if width == 0 {
+            break;
+        }
+        stats.depth += 1;
+        log.push_level(links);
+        stats.elapsed = started.elapsed();
+        if config.progress && stats.elapsed > Duration::from_secs(1) {
+            let secs = stats.elapsed.as_secs_f64();
+            // Progress is a courtesy: a closed stderr must not stop the search.
+            let _ = writeln!(
+                std::io::stderr(),
+                "depth {:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
+                stats.depth,
+                stats.states,
+                stats.states as f64 / secs
+            );
+        }
+        if !shared.halted() {
+            stats.trace_bytes = log.memory_bytes();
+            at_level(Boundary {
+                stats: &stats,
+                frontier: &frontier,
+                log: &log,
+            });
+        }
+    }
+    stats.elapsed = started.elapsed();
+    stats.trace_bytes = log.memory_bytes();
+
+    if let Some(mut error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Verdict::Full(full) = &mut error {
+            // One number, the same in every run that fills up in this level.
+            full.level = stats.depth + 1;
+            full.states = stats.states;
+        }
+        return Outcome {
+            stats,
+            verdict: error,
+        };
+    }
+    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(found) => counterexample(model, &log, found),
+        None if frontier.is_empty() => Verdict::Complete,
+        None if shared.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) => Verdict::Interrupted,
+        None => Verdict::DepthLimit,
+    };
+    Outcome { stats, verdict }
+}
+
+/// Level 0: the distinct initial states, and the log that starts with their links.
+fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) {
+    let visited = shared.visited;
     let mut frontier = Vec::new();
     let mut links = LevelLinks::default();
-    for (i, state) in model.initial_states().into_iter().enumerate() {
+    for (i, state) in shared.model.initial_states().into_iter().enumerate() {
         match visited.insert(&state, visited.key(&state)) {
             Ok(true) => {
                 if let Some(name) = shared.violated(&state) {
@@ -316,128 +520,72 @@ pub fn search<M: Model>(model: &M, visited: &Visited<M::State>, config: &Options
             Err(full) => shared.fail(Verdict::Full(full)),
         }
     }
-    stats.states = frontier.len() as u64;
+    let mut log = TraceLog::default();
     log.push_level(links);
-    let mut depth = 0;
+    (frontier, log)
+}
 
-    while !frontier.is_empty() && !shared.stop.load(Ordering::Relaxed) {
-        if config.max_depth.is_some_and(|max| depth >= max) {
-            break;
-        }
-        let locals: Vec<Local<M>> = match &pool {
-            None if threads == 1 => {
-                let mut local = Local::new();
-                for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
-                    if shared.stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+/// Expands level `depth` on the workers; each returns its part of the next level. A worker
+/// stops claiming chunks once the search is halted, and always finishes the one it claimed,
+/// so every state of a claimed chunk is expanded.
+fn expand_level<M: Model>(
+    shared: &Shared<'_, M>,
+    pool: Option<&rayon::ThreadPool>,
+    threads: usize,
+    depth: usize,
+    frontier: &[M::State],
+) -> Vec<Local<M>> {
+    match pool {
+        None if threads == 1 => {
+            let mut local = Local::new();
+            for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
+                if shared.halted() {
+                    break;
                 }
-                vec![local]
+                shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
             }
-            None => {
-                let cursor = AtomicUsize::new(0);
-                std::thread::scope(|scope| {
-                    let workers: Vec<_> = (0..threads)
-                        .map(|_| {
-                            scope.spawn(|| {
-                                let mut local = Local::new();
-                                loop {
-                                    let first = cursor.fetch_add(CHUNK, Ordering::Relaxed);
-                                    if first >= frontier.len()
-                                        || shared.stop.load(Ordering::Relaxed)
-                                    {
-                                        break local;
-                                    }
-                                    let end = (first + CHUNK).min(frontier.len());
-                                    shared.expand_chunk(
-                                        depth,
-                                        first,
-                                        &frontier[first..end],
-                                        &mut local,
-                                    );
+            vec![local]
+        }
+        None => {
+            let cursor = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let mut local = Local::new();
+                            while !shared.halted() {
+                                let first = cursor.fetch_add(CHUNK, Ordering::Relaxed);
+                                if first >= frontier.len() {
+                                    break;
                                 }
-                            })
+                                let end = (first + CHUNK).min(frontier.len());
+                                shared.expand_chunk(
+                                    depth,
+                                    first,
+                                    &frontier[first..end],
+                                    &mut local,
+                                );
+                            }
+                            local
                         })
-                        .collect();
-                    workers.into_iter().filter_map(|w| w.join().ok()).collect()
-                })
-            }
-            Some(pool) => pool.install(|| {
-                frontier
-                    .par_chunks(CHUNK)
-                    .enumerate()
-                    .fold(Local::new, |mut local, (c, chunk)| {
-                        if !shared.stop.load(Ordering::Relaxed) {
-                            shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
-                        }
-                        local
                     })
-                    .collect()
-            }),
-        };
-
-        // The next level: the threads' parts, concatenated, links in the same order.
-        let width: usize = locals.iter().map(|l| l.next.len()).sum();
-        if width > u32::MAX as usize {
-            shared.fail(Verdict::Error(format!(
-                "level {} holds {width} states; the trace log indexes at most {}",
-                depth + 1,
-                u32::MAX
-            )));
-            break;
+                    .collect();
+                workers.into_iter().filter_map(|w| w.join().ok()).collect()
+            })
         }
-        let mut next_keys = Vec::new();
-        let mut next = Vec::with_capacity(width);
-        let mut links = LevelLinks {
-            parent: Vec::with_capacity(width),
-            ordinal: Vec::with_capacity(width),
-        };
-        for local in locals {
-            stats.transitions += local.transitions;
-            next.extend(local.next);
-            next_keys.extend(local.next_keys);
-            links.parent.extend(local.links.parent);
-            links.ordinal.extend(local.links.ordinal);
-        }
-        if shared.dedup {
-            stats.duplicates += dedup_level(&mut next, &mut links, &next_keys);
-        }
-        let width = next.len();
-        let frontier_bytes =
-            (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
-        stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
-        stats.states += width as u64;
-        if width > 0 {
-            depth += 1;
-            log.push_level(links);
-        }
-        frontier = next;
-        if config.progress && width > 0 && started.elapsed() > Duration::from_secs(1) {
-            let secs = started.elapsed().as_secs_f64();
-            eprintln!(
-                "depth {depth:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
-                stats.states,
-                stats.states as f64 / secs
-            );
-        }
+        Some(pool) => pool.install(|| {
+            frontier
+                .par_chunks(CHUNK)
+                .enumerate()
+                .fold(Local::new, |mut local, (c, chunk)| {
+                    if !shared.halted() {
+                        shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                    }
+                    local
+                })
+                .collect()
+        }),
     }
-    stats.depth = depth;
-    stats.elapsed = started.elapsed();
-    stats.trace_bytes = log.memory_bytes();
-
-    if let Some(error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Outcome {
-            stats,
-            verdict: error,
-        };
-    }
-    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(found) => counterexample(model, &log, found),
-        None if frontier.is_empty() => Verdict::Complete,
-        None => Verdict::DepthLimit,
-    };
-    Outcome { stats, verdict }
 }
 
 /// Drops repeated states from a level (same 128-bit key: the same state, or a 2^-128 event),

@@ -20,8 +20,12 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser};
 use std::ffi::OsString;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-pub use crate::report::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_OK, EXIT_USAGE};
+pub use crate::report::{
+    EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE,
+};
 
 /// The default visited storage: 256 MiB.
 pub const DEFAULT_MEMORY: usize = 256 << 20;
@@ -152,6 +156,7 @@ impl CheckArgs {
             mode,
             memory_bytes: self.storage.memory.unwrap_or(DEFAULT_MEMORY),
             hashes: self.storage.hashes.unwrap_or(defaults.hashes),
+            stop: None,
         })
     }
 }
@@ -215,6 +220,19 @@ pub fn parse_memory(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `bytes` as a `--memory` value: in the largest unit (K, M, G, T) that divides it.
+pub fn memory_flag(bytes: usize) -> String {
+    let unit = ["K", "M", "G", "T"]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(i, _)| bytes.is_multiple_of(1 << (10 * (i + 1))));
+    match unit {
+        Some((i, unit)) => format!("{}{unit}", bytes >> (10 * (i + 1))),
+        None => format!("{}K", bytes.div_ceil(1 << 10)),
+    }
+}
+
 /// Parses `args` (without the program name). `Err`: the text to print and the exit status
 /// (`--help` and `--version` are 0 with the text for stdout; usage errors are
 /// [`EXIT_USAGE`] with the text for stderr).
@@ -243,6 +261,22 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    run_until(args, out, err, None)
+}
+
+/// [`run`], stopped at the next safe point when `stop` becomes true (the binary's SIGINT and
+/// SIGTERM handlers set it): the report then says what was searched, and the status is
+/// [`EXIT_INTERRUPTED`].
+pub fn run_until<I, T>(
+    args: I,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    stop: Option<Arc<AtomicBool>>,
+) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let cli = match parse(argv.iter().cloned()) {
         Ok(cli) => cli,
@@ -257,7 +291,7 @@ where
     };
     let args = &cli.check;
     let options = match args.resolve() {
-        Ok(options) => options,
+        Ok(options) => Options { stop, ..options },
         Err(message) => {
             let _ = write!(err, "{}", usage_error(&message));
             return EXIT_USAGE;

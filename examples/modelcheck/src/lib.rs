@@ -41,7 +41,8 @@
 //! let report = check(&Counters, &Options { threads: 2, ..Options::default() });
 //! let Verdict::Counterexample(trace) = &report.verdict else { panic!("no counterexample") };
 //! assert_eq!(trace.steps.len(), 6); // a shortest trace: three steps of each counter
-//! assert_eq!(report.stats.states, 16);
+//! // Whole levels only: 0 to 5 hold 15 states; the failing one is in level 6.
+//! assert_eq!((report.stats.states, report.stats.depth), (15, 5));
 //! ```
 
 pub mod bfs;
@@ -53,10 +54,10 @@ pub mod report;
 pub mod trace;
 pub mod visited;
 
-pub use bfs::{Options, Outcome, Schedule, Stats, Verdict};
+pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
 pub use model::{Invariant, Model};
 pub use trace::{Failure, Trace};
-pub use visited::{Mode, Omission};
+pub use visited::{Mode, Omission, Storage, NEGLIGIBLE_OMISSION};
 
 use visited::Visited;
 
@@ -71,29 +72,11 @@ pub struct Report<M: Model> {
     pub storage: Option<Storage>,
 }
 
-/// The visited storage of a run, after it.
-#[derive(Clone, Debug)]
-pub struct Storage {
-    /// How states were stored.
-    pub mode: Mode,
-    /// Bytes the storage holds (the whole table for the compacted modes).
-    pub bytes: usize,
-    /// Bits kept per state: the signature width, bitstate's hash count, or the full state.
-    pub slot_bits: usize,
-    /// Stored states over slots, for the compacted modes.
-    pub load_factor: Option<f64>,
-    /// The mode's omission figure for this run.
-    pub omission: Omission,
-    /// TLC's "optimistic" figure, for 64-bit fingerprints.
-    pub tlc_optimistic: Option<f64>,
-    /// Whether racing threads could both have been told that one state was new (bitstate), in
-    /// which case [`Stats::duplicates`] counts the copies dropped.
-    pub may_report_new_twice: bool,
-}
-
 /// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
-/// at the first (shallowest) invariant violation or deadlock, a full visited storage, or
-/// `options.max_depth`. A counterexample in the report has been replayed against the model.
+/// at the first (shallowest) invariant violation or deadlock, a full visited storage,
+/// `options.max_depth`, or `options.stop`. A counterexample in the report has been replayed
+/// against the model. [`Storage::partial`] says whether "no error" covers every reachable
+/// state.
 pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
     let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
     {
@@ -106,16 +89,8 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
             }
         }
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options);
-    let storage = Storage {
-        mode: options.mode,
-        bytes: visited.memory_bytes(),
-        slot_bits: visited.slot_bits(),
-        load_factor: visited.load_factor(),
-        omission: visited.omission(stats.transitions),
-        tlc_optimistic: visited.tlc_optimistic(stats.states as usize, stats.transitions),
-        may_report_new_twice: visited.may_report_new_twice(),
-    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, &mut |_| {});
+    let storage = visited.storage(stats.transitions);
     Report {
         stats,
         verdict,

@@ -2,12 +2,40 @@
 //! lists the flags and the models. See `examples/modelcheck/README.md`.
 
 use modelcheck::cli;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::flag;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// SIGINT and SIGTERM set the returned flag: the search stops at its next safe point and the
+/// report is printed. A second signal, with the flag already set, exits at once.
+fn stop_on_signals() -> std::io::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // The shutdown hook first: it acts only when an earlier signal set the flag.
+        flag::register_conditional_shutdown(signal, cli::EXIT_INTERRUPTED, Arc::clone(&stop))?;
+        flag::register(signal, Arc::clone(&stop))?;
+    }
+    Ok(stop)
+}
 
 fn main() {
-    let status = cli::run(
+    let stop = match stop_on_signals() {
+        Ok(stop) => Some(stop),
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "warning: no SIGINT/SIGTERM handler ({e}): a signal ends the run without a report"
+            );
+            None
+        }
+    };
+    let status = cli::run_until(
         std::env::args_os().skip(1),
         &mut std::io::stdout().lock(),
         &mut std::io::stderr(),
+        stop,
     );
     std::process::exit(status);
 }

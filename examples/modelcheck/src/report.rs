@@ -1,22 +1,41 @@
 //! The report printed after a run, and the exit statuses.
 
-use crate::bfs::{Options, Schedule, Verdict};
+use crate::bfs::{Options, Schedule, Stats, Verdict};
 use crate::model::Model;
+use crate::visited::{Mode, Storage};
 use crate::Report;
 use std::io::{self, Write};
 
-/// Exit status: the search finished (or hit `--max-depth`) without finding an error.
+/// Exit status: no error found, and every reachable state was visited (exact mode, or fp64
+/// with an omission bound below [`crate::NEGLIGIBLE_OMISSION`]), or every state up to
+/// `--max-depth`.
 pub const EXIT_OK: i32 = 0;
-/// Exit status: a counterexample was found and printed.
+/// Exit status: a counterexample was found, replayed and printed.
 pub const EXIT_COUNTEREXAMPLE: i32 = 1;
-/// Exit status: bad command line.
+/// Exit status: bad command line (or a checkpoint made for another model, size or mode).
 pub const EXIT_USAGE: i32 = 2;
-/// Exit status: the search could not finish (full table, trace error).
+/// Exit status: the search could not finish (full table, unreadable checkpoint, trace error).
 pub const EXIT_ERROR: i32 = 3;
+/// Exit status: no error found in the states visited, but the search was partial: the storage
+/// may have missed reachable states (bitstate, fp32, or fp64 with a bound that is not
+/// negligible).
+pub const EXIT_PARTIAL: i32 = 4;
+/// Exit status: stopped by SIGINT or SIGTERM; the partial report was printed.
+pub const EXIT_INTERRUPTED: i32 = 5;
 
 /// The exit statuses, for `--help`.
-pub const EXIT_STATUS_HELP: &str = "\nExit status: 0 no error found, 1 counterexample printed, \
-                                    2 usage error, 3 could not finish\n";
+pub const EXIT_STATUS_HELP: &str = "
+Exit status:
+  0  no error found, every reachable state visited (exact mode; fp64 with an omission
+     bound below 1e-6), or every state up to --max-depth
+  1  counterexample found, replayed and printed
+  2  usage error (also: a checkpoint of another model, size or mode)
+  3  could not finish (full table, unreadable checkpoint)
+  4  no error found, but the search was partial: bitstate or fp32 mode, or an fp64 bound
+     above 1e-6, may have missed reachable states
+  5  interrupted by SIGINT or SIGTERM (the report so far was printed; a second signal exits
+     at once)
+";
 
 /// Prints the report of a run of `model` with `options` to `out`; returns the exit status.
 ///
@@ -42,14 +61,61 @@ pub fn print_report<M: Model>(
 
 /// The exit status of a run.
 pub fn status<M: Model>(report: &Report<M>) -> i32 {
-    if report.storage.is_none() {
+    let Some(storage) = &report.storage else {
         return EXIT_ERROR;
-    }
+    };
     match &report.verdict {
+        Verdict::Complete | Verdict::DepthLimit if storage.partial() => EXIT_PARTIAL,
         Verdict::Complete | Verdict::DepthLimit => EXIT_OK,
         Verdict::Counterexample(_) => EXIT_COUNTEREXAMPLE,
+        Verdict::Interrupted => EXIT_INTERRUPTED,
         Verdict::Full(_) | Verdict::Error(_) => EXIT_ERROR,
     }
+}
+
+/// The result line: what the run shows, and no more.
+fn result_line<M: Model>(verdict: &Verdict<M>, stats: &Stats, storage: &Storage) -> String {
+    let partial = format!(
+        "partial search: no error in the states visited, but the {} storage may have missed \
+         reachable states (see omission and coverage)",
+        storage.mode.name()
+    );
+    match verdict {
+        Verdict::Complete if storage.partial() => partial,
+        Verdict::Complete if storage.mode == Mode::Exact => {
+            "no error: every reachable state visited".into()
+        }
+        Verdict::Complete => format!(
+            "no error: every reachable state visited, unless a fingerprint collision (probability \
+             at most {:.1e}) hid one",
+            storage.omission.value
+        ),
+        Verdict::DepthLimit if storage.partial() => {
+            format!("no error up to --max-depth; {partial}")
+        }
+        Verdict::DepthLimit => format!("no error up to --max-depth {}", stats.depth),
+        Verdict::Counterexample(trace) => {
+            format!("{:?} after {} steps", trace.failure, trace.steps.len())
+        }
+        Verdict::Interrupted => format!(
+            "interrupted: no error in the states visited; levels 0 to {} were searched whole{}",
+            stats.depth,
+            match stats.cut_short {
+                Some(cut) => format!(", level {} in part", cut.level),
+                None => String::new(),
+            }
+        ),
+        Verdict::Full(full) => format!("error: {full}"),
+        Verdict::Error(e) => format!("error: {e}"),
+    }
+}
+
+/// The process's peak resident memory, from Linux's `/proc/self/status` (`VmHWM`).
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 fn write_report<M: Model>(
@@ -82,31 +148,35 @@ fn write_report<M: Model>(
         storage.mode.name(),
         options.threads
     )?;
-    let result = match &verdict {
-        Verdict::Complete => "no error: every reachable state visited".to_string(),
-        Verdict::DepthLimit => format!(
-            "no error up to --max-depth {}",
-            options.max_depth.unwrap_or(0)
-        ),
-        Verdict::Counterexample(trace) => {
-            format!("{:?} after {} steps", trace.failure, trace.steps.len())
-        }
-        Verdict::Full(full) => format!("error: {full}"),
-        Verdict::Error(e) => format!("error: {e}"),
-    };
-    writeln!(out, "result: {result}")?;
+    writeln!(out, "result: {}", result_line(verdict, stats, storage))?;
     writeln!(out, "states: {}", stats.states)?;
     writeln!(out, "transitions: {}", stats.transitions)?;
     writeln!(out, "depth: {}", stats.depth)?;
+    if let Some(cut) = stats.cut_short {
+        writeln!(
+            out,
+            "cut short: level {} was being generated: {} of its states stored and {} \
+             transitions so far (not in the counts above)",
+            cut.level, cut.states, cut.transitions
+        )?;
+    }
     writeln!(out, "time: {secs:.3} s")?;
+    if let Some(depth) = stats.resumed_from {
+        writeln!(
+            out,
+            "resumed: from a checkpoint at depth {depth}; {:.3} s in all runs",
+            (stats.elapsed_before + stats.elapsed).as_secs_f64()
+        )?;
+    }
     writeln!(out, "states/s: {:.0}", stats.states as f64 / secs.max(1e-9))?;
-    writeln!(
-        out,
-        "visited storage: {} bytes, {:.2} bytes/state ({} bytes/slot)",
-        storage.bytes,
-        storage.bytes as f64 / states,
-        storage.slot_bits as f64 / 8.0
-    )?;
+    if let Some(peak) = peak_resident_bytes() {
+        writeln!(
+            out,
+            "peak memory: {:.1} MiB resident (the whole process)",
+            peak as f64 / (1 << 20) as f64
+        )?;
+    }
+    write_storage(storage, out)?;
     writeln!(
         out,
         "trace log: {} bytes, {:.2} bytes/state",
@@ -121,18 +191,8 @@ fn write_report<M: Model>(
     if storage.may_report_new_twice {
         writeln!(out, "racing duplicates dropped: {}", stats.duplicates)?;
     }
-    if let Some(load) = storage.load_factor {
-        writeln!(out, "load factor: {load:.3}")?;
-    }
-    let omission = storage.omission;
-    writeln!(
-        out,
-        "omission bound: {:.3e} ({})",
-        omission.value, omission.name
-    )?;
-    if let Some(tlc) = storage.tlc_optimistic {
-        writeln!(out, "TLC-style optimistic estimate: {tlc:.3e}")?;
-    }
+    let searched_to_the_end = matches!(verdict, Verdict::Complete | Verdict::DepthLimit);
+    write_coverage(storage, searched_to_the_end, out)?;
     if let Verdict::Counterexample(trace) = &verdict {
         writeln!(out, "trace (replayed and checked):")?;
         writeln!(
@@ -149,6 +209,111 @@ fn write_report<M: Model>(
                 model.show(state)
             )?;
         }
+    }
+    Ok(())
+}
+
+/// The table's bytes, the bytes per stored state and the load, each on its own line.
+fn write_storage(storage: &Storage, out: &mut dyn Write) -> io::Result<()> {
+    let bytes = storage.table_bytes;
+    let mib = bytes as f64 / (1 << 20) as f64;
+    match storage.mode {
+        Mode::Fp64 | Mode::Fp32 => {
+            writeln!(
+                out,
+                "visited table: {bytes} bytes ({mib:.1} MiB), {} slots",
+                storage.slots
+            )?;
+            writeln!(
+                out,
+                "per stored state: {} bytes (one slot)",
+                storage.bytes_per_state
+            )?;
+            writeln!(
+                out,
+                "load: {:.4} ({} states stored in {} slots); hash factor {:.2} slots per stored \
+                 state",
+                storage.fill,
+                storage.stored,
+                storage.slots,
+                storage.hash_factor()
+            )
+        }
+        Mode::Bitstate => {
+            let k = storage.hashes.unwrap_or(0);
+            writeln!(
+                out,
+                "visited table: {bytes} bytes ({mib:.1} MiB), {} bits",
+                storage.slots
+            )?;
+            writeln!(
+                out,
+                "per stored state: at most {k} bits set (k = {k} hash functions)"
+            )?;
+            writeln!(
+                out,
+                "load: fill {:.4} (bits set / bits); hash factor {:.2} bits per stored state ({} \
+                 states stored)",
+                storage.fill,
+                storage.hash_factor(),
+                storage.stored
+            )
+        }
+        Mode::Exact => {
+            writeln!(
+                out,
+                "visited table: {bytes} bytes ({mib:.1} MiB), {} buckets of full states",
+                storage.slots
+            )?;
+            writeln!(
+                out,
+                "per stored state: {:.1} bytes (the hash sets' bytes over their states)",
+                storage.bytes_per_state
+            )?;
+            writeln!(
+                out,
+                "load: {:.4} ({} states in {} buckets)",
+                storage.fill, storage.stored, storage.slots
+            )
+        }
+    }
+}
+
+/// The omission bound, and the coverage estimate where one holds: only after a search that ran
+/// to its end (or to `--max-depth`), since a stopped one covers a part by construction.
+fn write_coverage(storage: &Storage, to_the_end: bool, out: &mut dyn Write) -> io::Result<()> {
+    let bound = storage.omission.value;
+    writeln!(
+        out,
+        "omission: P(some reachable state missed) <= {bound:.3e} ({})",
+        storage.omission.name
+    )?;
+    if !to_the_end {
+        return Ok(());
+    }
+    let certain = match storage.mode {
+        Mode::Exact => "complete: full states are compared".to_string(),
+        _ if bound < 1.0 => {
+            format!("every reachable state, except with probability at most {bound:.3e}")
+        }
+        _ => "no bound below 1 on missing a state".to_string(),
+    };
+    match (storage.coverage_at_most(), storage.reached_missed) {
+        (Some(at_most), Some(missed)) => writeln!(
+            out,
+            "coverage: {certain}; at most about {:.4} % of the reachable states: an expected \
+             {:.3e} of the states reached were taken for seen, and the states behind them are \
+             not counted, so the true coverage may be far lower",
+            100.0 * at_most,
+            missed
+        ),
+        _ => writeln!(out, "coverage: {certain}"),
+    }?;
+    if let Some(tlc) = storage.tlc_optimistic {
+        writeln!(
+            out,
+            "TLC-style optimistic estimate: {tlc:.3e} (not a bound)"
+        )?;
     }
     Ok(())
 }

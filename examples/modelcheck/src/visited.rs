@@ -41,23 +41,65 @@ impl Mode {
     }
 }
 
-/// The visited storage ran out of room: what it held and what it needs.
-#[derive(Clone, Debug)]
-pub struct TableFull(pub String);
+/// The visited storage ran out of room for a new state: what it is, and (once the search has
+/// stopped) which level did not fit. `Display` says what to run instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableFull {
+    /// The mode whose storage filled up.
+    pub mode: Mode,
+    /// Slots of the set, or the states the exact set may hold within `--memory`.
+    pub capacity: usize,
+    /// Bytes per slot, or the exact set's estimate of bytes per state.
+    pub bytes_per_state: usize,
+    /// The storage's `--memory`, in bytes.
+    pub memory_bytes: usize,
+    /// The table's load when the insert failed (stored states / slots).
+    pub load: f64,
+    /// The level that did not fit (filled in by the search when it stops).
+    pub level: usize,
+    /// States of levels 0 to `level − 1`, the whole levels (filled in by the search).
+    pub states: u64,
+}
 
 impl fmt::Display for TableFull {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        let what = match self.mode {
+            Mode::Exact => "the exact set",
+            _ => "the visited-state set",
+        };
+        let twice = crate::cli::memory_flag(self.memory_bytes.saturating_mul(2));
+        write!(
+            f,
+            "{what} is full: no room for a new state of level {}; levels 0 to {} hold {} \
+             states. It holds about {} states at {} bytes each in --memory {}. Run again with \
+             --memory {twice} or more",
+            self.level,
+            self.level.saturating_sub(1),
+            self.states,
+            self.capacity,
+            self.bytes_per_state,
+            crate::cli::memory_flag(self.memory_bytes),
+        )?;
+        match self.mode {
+            Mode::Exact => write!(f, ", or with --mode fp64 (8 bytes per state)"),
+            _ if self.load < 0.5 => write!(
+                f,
+                " (the load was only {:.3} when it filled: check that the states' hashes \
+                 differ)",
+                self.load
+            ),
+            _ => Ok(()),
+        }
     }
 }
 
-/// The chance that the search missed a reachable state because of the storage, as a named
-/// figure (each mode has its own formula).
+/// An upper bound on the probability that the storage made the search miss a reachable state,
+/// as a named figure (each mode has its own formula).
 #[derive(Clone, Copy, Debug)]
 pub struct Omission {
     /// Which bound this is.
     pub name: &'static str,
-    /// The bound (a probability, or an expected fraction for bitstate).
+    /// The bound, a probability in `[0, 1]`.
     pub value: f64,
 }
 
@@ -98,15 +140,15 @@ impl<S: Hash + Eq> ExactSet<S> {
         // A poisoned shard means another worker panicked; its set is still consistent.
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
         if set.len() >= self.per_shard && !set.contains(state) {
-            let states = self.per_shard * SHARDS;
-            return Err(TableFull(format!(
-                "the exact set is full: about {states} states fit in --memory {} MiB at about {} \
-                 bytes per state. Run again with a larger --memory (twice the states: {} MiB), \
-                 or with --mode fp64 (8 bytes per state)",
-                self.memory_bytes >> 20,
-                Self::bytes_per_state(),
-                (2 * states * Self::bytes_per_state()).div_ceil(1 << 20)
-            )));
+            return Err(TableFull {
+                mode: Mode::Exact,
+                capacity: self.per_shard * SHARDS,
+                bytes_per_state: Self::bytes_per_state(),
+                memory_bytes: self.memory_bytes,
+                load: 1.0,
+                level: 0,
+                states: 0,
+            });
         }
         Ok(set.insert(state.clone()))
     }
@@ -118,6 +160,14 @@ impl<S: Hash + Eq> ExactSet<S> {
             .iter()
             .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).capacity() * 8 / 7 * per_slot)
             .sum()
+    }
+
+    /// States held and buckets (capacity at hashbrown's 7/8 load) over all shards.
+    fn len_and_buckets(&self) -> (u64, usize) {
+        self.shards.iter().fold((0, 0), |(n, b), s| {
+            let set = s.lock().unwrap_or_else(|e| e.into_inner());
+            (n + set.len() as u64, b + set.capacity() * 8 / 7)
+        })
     }
 }
 
@@ -133,12 +183,16 @@ pub enum Visited<S> {
     Exact(ExactSet<S>),
 }
 
-fn full_message(full: Full) -> TableFull {
-    TableFull(format!(
-        "{full}. Run again with --memory {} (MiB) or more.",
-        full.bytes_for(full.states().saturating_mul(2))
-            .div_ceil(1 << 20)
-    ))
+fn table_full(mode: Mode, full: Full, memory_bytes: usize) -> TableFull {
+    TableFull {
+        mode,
+        capacity: full.capacity(),
+        bytes_per_state: memory_bytes / full.capacity().max(1),
+        memory_bytes,
+        load: full.load_factor(),
+        level: 0,
+        states: 0,
+    }
 }
 
 impl<S: Hash + Eq + Clone> Visited<S> {
@@ -178,20 +232,16 @@ impl<S: Hash + Eq + Clone> Visited<S> {
     #[inline]
     pub fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull> {
         match self {
-            Visited::Fp64(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
-            Visited::Fp32(set) => set.insert(key).map(Inserted::is_new).map_err(full_message),
+            Visited::Fp64(set) => set
+                .insert(key)
+                .map(Inserted::is_new)
+                .map_err(|full| table_full(Mode::Fp64, full, set.memory_bytes())),
+            Visited::Fp32(set) => set
+                .insert(key)
+                .map(Inserted::is_new)
+                .map_err(|full| table_full(Mode::Fp32, full, set.memory_bytes())),
             Visited::Bitstate(bits) => Ok(bits.insert(key).is_new()),
             Visited::Exact(set) => set.insert(state, key),
-        }
-    }
-
-    /// Bits stored per state: the signature width, bitstate's k bits, or the full state.
-    pub fn slot_bits(&self) -> usize {
-        match self {
-            Visited::Fp64(_) => 64,
-            Visited::Fp32(_) => 32,
-            Visited::Bitstate(bits) => bits.hashes() as usize,
-            Visited::Exact(_) => 8 * std::mem::size_of::<S>(),
         }
     }
 
@@ -199,15 +249,6 @@ impl<S: Hash + Eq + Clone> Visited<S> {
     /// bits are set by separate atomic operations).
     pub fn may_report_new_twice(&self) -> bool {
         matches!(self, Visited::Bitstate(_))
-    }
-
-    /// Stored states / slots, for the compacted modes.
-    pub fn load_factor(&self) -> Option<f64> {
-        match self {
-            Visited::Fp64(set) => Some(set.load_factor()),
-            Visited::Fp32(set) => Some(set.load_factor()),
-            Visited::Bitstate(_) | Visited::Exact(_) => None,
-        }
     }
 
     /// Bytes the storage holds now (the whole table for the compacted modes).
@@ -220,37 +261,165 @@ impl<S: Hash + Eq + Clone> Visited<S> {
         }
     }
 
-    /// The omission bound of this run, after it (`generated`: transitions explored).
-    pub fn omission(&self, generated: u64) -> Omission {
+    /// What the storage can say after a run that expanded `generated` transitions: sizes,
+    /// fill, and the chance it made the search miss states. Reads the whole bitstate array
+    /// once (to count its bits set).
+    pub fn storage(&self, generated: u64) -> Storage {
+        let table_bytes = self.memory_bytes();
         match self {
-            Visited::Fp64(set) => Omission {
-                name: "P(any state omitted), Stern-Dill with the signature comparisons made",
-                value: set.omission_probability(),
-            },
-            Visited::Fp32(set) => Omission {
-                name: "P(any state omitted), Stern-Dill with the signature comparisons made",
-                value: set.omission_probability(),
-            },
-            Visited::Bitstate(bits) => Omission {
-                name: "expected fraction of states missed, Bloom filter estimate",
-                value: bits.expected_miss_fraction(),
-            },
-            Visited::Exact(_) => {
-                let _ = generated;
-                Omission {
-                    name: "none: full states are compared",
-                    value: 0.0,
+            Visited::Fp64(set) => set_figures(Mode::Fp64, set, generated),
+            Visited::Fp32(set) => set_figures(Mode::Fp32, set, generated),
+            Visited::Bitstate(bits) => {
+                let stored = bits.len() as u64;
+                let (m, k) = (bits.bits(), bits.hashes());
+                let fill = bits.bits_set() as f64 / m as f64;
+                Storage {
+                    mode: Mode::Bitstate,
+                    table_bytes,
+                    slots: m,
+                    stored,
+                    bytes_per_state: k as f64 / 8.0,
+                    fill,
+                    hashes: Some(k),
+                    omission: Omission {
+                        name: "(stored + 1) * (fill^k + k^2 * fill / bits), this run's fill",
+                        value: bitstate_omission_bound(stored, m, fill, k),
+                    },
+                    reached_missed: Some(bits.expected_miss_fraction()),
+                    tlc_optimistic: None,
+                    may_report_new_twice: true,
+                }
+            }
+            Visited::Exact(set) => {
+                let (stored, buckets) = set.len_and_buckets();
+                Storage {
+                    mode: Mode::Exact,
+                    table_bytes,
+                    slots: buckets,
+                    stored,
+                    bytes_per_state: table_bytes as f64 / stored.max(1) as f64,
+                    fill: stored as f64 / buckets.max(1) as f64,
+                    hashes: None,
+                    omission: Omission {
+                        name: "none: full states are compared",
+                        value: 0.0,
+                    },
+                    reached_missed: None,
+                    tlc_optimistic: None,
+                    may_report_new_twice: false,
                 }
             }
         }
     }
+}
 
-    /// TLC's "optimistic" figure n·(g − n)/2^64 for 64-bit fingerprints, for users comparing with
-    /// TLC's output; `None` for the other modes.
-    pub fn tlc_optimistic(&self, states: usize, generated: u64) -> Option<f64> {
-        match self {
-            Visited::Fp64(_) => Some(omission::tlc_optimistic(states as u64, generated)),
-            _ => None,
+/// The figures of a fingerprint or compact set.
+fn set_figures<S: searchcache::Signature>(
+    mode: Mode,
+    set: &searchcache::VisitedSet<S>,
+    generated: u64,
+) -> Storage {
+    let stored = set.len() as u64;
+    Storage {
+        mode,
+        table_bytes: set.memory_bytes(),
+        slots: set.capacity(),
+        stored,
+        bytes_per_state: set.memory_bytes() as f64 / set.capacity() as f64,
+        fill: set.load_factor(),
+        hashes: None,
+        omission: Omission {
+            name: "Stern-Dill with this run's signature comparisons",
+            value: set.omission_probability(),
+        },
+        reached_missed: None,
+        tlc_optimistic: (mode == Mode::Fp64).then(|| omission::tlc_optimistic(stored, generated)),
+        may_report_new_twice: false,
+    }
+}
+
+/// A bound on the probability that a bitstate search missed any state, from what the run saw:
+/// `stored` states set bits in an array of `bits` bits of which a fraction `fill` is set at
+/// the end, `k` bits per state.
+///
+/// Why it holds (under the usual assumption that a state's hashes are random): until the first
+/// miss, the distinct states offered are those of a complete search, each stored, so the first
+/// miss, if any, is among the first `stored + 1` distinct states offered. A new state is missed
+/// when all of its k bits are already set; at any time the fill is at most the final `fill`, so
+/// for independent positions that chance is at most `fill^k`. The positions come from double
+/// hashing (`a + i·b`), and are not independent when the step `b` is within a bit of a
+/// multiple of `bits / q` for a `q < k` (then they fall on fewer than k distinct bits): that
+/// has a chance below `k^2 / bits` and still needs the first bit set (`fill`). Summing over the
+/// `stored + 1` candidates (a union bound) gives `(stored + 1)·(fill^k + k^2·fill/bits)`, at
+/// most 1. `tests/coverage.rs` checks it against exact counts.
+pub fn bitstate_omission_bound(stored: u64, bits: usize, fill: f64, k: u32) -> f64 {
+    let (m, k) = (bits.max(1) as f64, k.max(1));
+    let per_state = fill.powi(k as i32) + (k * k) as f64 * fill / m;
+    ((stored as f64 + 1.0) * per_state).min(1.0)
+}
+
+/// Below this omission bound, an fp64 search counts as complete: one chance in a million.
+pub const NEGLIGIBLE_OMISSION: f64 = 1e-6;
+
+/// The visited storage of a run, after it: what it can say about the states it may have missed.
+/// Only the bounds named here hold; no figure here says how many states a partial search
+/// missed.
+#[derive(Clone, Debug)]
+pub struct Storage {
+    /// How states were stored.
+    pub mode: Mode,
+    /// Bytes of the table: the whole `--memory` for the compacted modes (pages never touched
+    /// cost no memory), what the hash sets hold for the exact mode.
+    pub table_bytes: usize,
+    /// Slots of the set (fp64, fp32), bits of the array (bitstate), buckets (exact).
+    pub slots: usize,
+    /// States the table stored (its own count; in bitstate, every `New`, racing duplicates
+    /// included).
+    pub stored: u64,
+    /// What one more stored state costs: the slot (8 or 4 bytes), k bits at most (bitstate:
+    /// k/8), or the exact set's bytes over its states.
+    pub bytes_per_state: f64,
+    /// Stored states over slots (fp64, fp32, exact), bits set over bits (bitstate).
+    pub fill: f64,
+    /// Bitstate's k, hash functions (bits set) per state.
+    pub hashes: Option<u32>,
+    /// An upper bound on the probability that the storage made the search miss any reachable
+    /// state (and so everything behind it).
+    pub omission: Omission,
+    /// Bitstate: the expected fraction of the distinct states reached that it took for seen
+    /// ([`Bitstate::expected_miss_fraction`]). The states behind a missed one are never
+    /// reached, so `1 −` this is only an upper estimate of coverage.
+    pub reached_missed: Option<f64>,
+    /// TLC's "optimistic" figure n·(g − n)/2^64 for fp64, for users comparing with TLC's
+    /// output (not a bound).
+    pub tlc_optimistic: Option<f64>,
+    /// Whether racing threads could both have been told that one state was new (bitstate), in
+    /// which case [`crate::Stats::duplicates`] counts the copies dropped.
+    pub may_report_new_twice: bool,
+}
+
+impl Storage {
+    /// Whether the search may have missed reachable states because of the storage, so that
+    /// "no error" is about the states visited only: always in bitstate and fp32 mode, in fp64
+    /// mode when the omission bound is above [`NEGLIGIBLE_OMISSION`], never in exact mode.
+    pub fn partial(&self) -> bool {
+        match self.mode {
+            Mode::Exact => false,
+            Mode::Fp64 => self.omission.value > NEGLIGIBLE_OMISSION,
+            Mode::Fp32 | Mode::Bitstate => true,
         }
+    }
+
+    /// An upper estimate of the fraction of reachable states visited, where one holds: for
+    /// bitstate, `1 −` [`reached_missed`](Self::reached_missed) (the states behind a missed
+    /// one are not counted, so the true coverage may be far lower). `None` in the other modes,
+    /// whose only figure is the omission bound.
+    pub fn coverage_at_most(&self) -> Option<f64> {
+        self.reached_missed.map(|missed| 1.0 - missed)
+    }
+
+    /// Slots (fp64, fp32) or bits (bitstate) of table per stored state: SPIN's hash factor.
+    pub fn hash_factor(&self) -> f64 {
+        self.slots as f64 / self.stored.max(1) as f64
     }
 }

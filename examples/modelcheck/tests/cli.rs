@@ -168,24 +168,59 @@ fn help_explains_every_model_and_flag() {
     assert!(!text.contains("bits/state"), "{text}");
 }
 
+/// The number after `key: ` in a report.
+fn field(report: &str, key: &str) -> u64 {
+    let prefix = format!("{key}: ");
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
+}
+
 #[test]
-fn a_full_table_is_a_clear_error_with_the_size_needed() {
+fn a_full_table_is_a_clear_error_with_one_deterministic_count_and_the_size_needed() {
     // 2PC with 8 RMs has 1,745,408 states; 1 MiB holds 131,072 fingerprints or 262,144
     // compacted signatures.
     for mode in ["fp64", "fp32"] {
-        let (status, report, _) = run(&["2pc", "8", "--mode", mode, "--memory", "1", "--quiet"]);
-        assert_eq!(status, cli::EXIT_ERROR, "{mode}:\n{report}");
+        let mut counts = Vec::new();
+        for threads in ["1", "2", "2"] {
+            let args = [
+                "2pc",
+                "8",
+                "--mode",
+                mode,
+                "--memory",
+                "1",
+                "--threads",
+                threads,
+            ];
+            let (status, report, _) = run(&[&args[..], &["--quiet"]].concat());
+            assert_eq!(status, cli::EXIT_ERROR, "{mode}:\n{report}");
+            assert!(
+                report.contains("result: error: the visited-state set is full"),
+                "{report}"
+            );
+            let needed = report
+                .split("Run again with --memory ")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or_else(|| panic!("no size advice in:\n{report}"));
+            assert_eq!(cli::parse_memory(needed), Ok(2 << 20), "{report}");
+            // The "states:" line is the number in the message: the whole levels.
+            let states = field(&report, "states");
+            let depth = field(&report, "depth");
+            let message = format!("levels 0 to {depth} hold {states} states");
+            assert!(report.contains(&message), "`{message}` not in:\n{report}");
+            assert!(report.contains("cut short: level "), "{report}");
+            counts.push((states, field(&report, "transitions"), depth));
+        }
+        // The same in every run, whatever the threads did in the level that did not fit.
         assert!(
-            report.contains("result: error: visited-state set is full"),
-            "{report}"
+            counts.windows(2).all(|w| w[0] == w[1]),
+            "{mode}: {counts:?}"
         );
-        let needed: usize = report
-            .split("Run again with --memory ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no size advice in:\n{report}"));
-        assert!(needed > 1, "{report}");
     }
 }
 
@@ -198,7 +233,7 @@ fn the_exact_mode_stops_at_its_memory_cap_with_a_message() {
         "{report}"
     );
     assert!(
-        report.contains("Run again with a larger --memory"),
+        report.contains("Run again with --memory 2M or more, or with --mode fp64"),
         "{report}"
     );
 }

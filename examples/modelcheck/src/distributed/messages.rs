@@ -43,14 +43,8 @@ pub struct Totals {
     pub transitions: u64,
     /// Successors it received (its own included) and looked up in its set.
     pub looked_up: u64,
-    /// Bytes of its visited storage.
-    pub storage_bytes: u64,
-    /// Its set's load factor, for the compacted modes.
-    pub load: Option<f64>,
-    /// Its set's omission figure (see `Visited::omission`).
-    pub omission: f64,
-    /// TLC's optimistic figure for its set (fp64 only).
-    pub tlc_optimistic: Option<f64>,
+    /// Transitions of the levels it expanded completely (an interrupt may stop one midway).
+    pub transitions_done: u64,
     /// Bytes of its trace links.
     pub trace_bytes: u64,
     /// Bytes this process wrote to its peers (filled by the process's first worker only).
@@ -71,12 +65,52 @@ pub struct Summary<S> {
     pub deadlock: Option<(u32, S)>,
     /// A new state of this level that violates an invariant: index, invariant, state.
     pub violation: Option<(u32, String, S)>,
-    /// Its visited storage is full: the storage's message.
-    pub full: Option<String>,
+    /// Its visited storage is full.
+    pub full: Option<WireFull>,
+    /// Its process was asked to stop (SIGINT, SIGTERM).
+    pub interrupted: bool,
     /// It cannot go on for another reason.
     pub error: Option<String>,
     /// Its totals.
     pub totals: Totals,
+}
+
+/// A full set's figures ([`crate::visited::TableFull`] without the mode and level, which the
+/// receivers know).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct WireFull {
+    /// Slots of the set, or the states the exact set may hold.
+    pub capacity: u64,
+    /// Bytes per slot, or the exact set's bytes per state.
+    pub bytes_per_state: u64,
+    /// The set's load when it filled.
+    pub load: f64,
+}
+
+/// One worker's visited storage after the run ([`crate::visited::Storage`] without the mode
+/// and the omission figure's name, which every worker shares).
+#[derive(Serialize, Deserialize, Clone, Debug)]
+pub struct WireStorage {
+    /// The sender.
+    pub worker: u16,
+    /// Bytes of its table.
+    pub table_bytes: u64,
+    /// Slots, bits or buckets.
+    pub slots: u64,
+    /// States stored.
+    pub stored: u64,
+    /// Bytes per stored state.
+    pub bytes_per_state: f64,
+    /// Stored over slots, or bits set over bits.
+    pub fill: f64,
+    /// Its omission bound.
+    pub omission: f64,
+    /// Bitstate's expected fraction of reached states missed.
+    pub reached_missed: Option<f64>,
+    /// TLC's optimistic figure (fp64).
+    pub tlc_optimistic: Option<f64>,
+    /// The peak resident memory of the sender's process (Linux's `VmHWM`), when known.
+    pub peak_resident_bytes: Option<u64>,
 }
 
 /// Control traffic: level summaries (to every worker), and the trace links asked for when a
@@ -86,6 +120,8 @@ pub struct Summary<S> {
 pub enum Control<S> {
     /// A level's summary.
     Summary(Summary<S>),
+    /// A worker's storage figures, once the search has stopped.
+    Storage(WireStorage),
     /// The link of one state: its parent's worker and index (at level 0: `u16::MAX` and the
     /// initial state's index), and its step's position.
     Link {

@@ -65,6 +65,8 @@ pub struct ProcessStats {
     pub largest_frontier: u64,
     /// Bytes of its visited storage (its workers' sets).
     pub storage_bytes: u64,
+    /// Its peak resident memory (Linux's `VmHWM`, read after the search), when known.
+    pub peak_resident_bytes: Option<u64>,
 }
 
 /// What a distributed run found.

@@ -55,7 +55,7 @@ fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write)
     writeln!(
         out,
         "  process       states  transitions   bytes sent  bytes received  largest frontier  \
-         visited storage"
+         visited storage  peak resident"
     )?;
     for (i, p) in processes.iter().enumerate() {
         writeln!(
@@ -72,14 +72,19 @@ fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write)
     let sum = |f: fn(&super::ProcessStats) -> u64| processes.iter().map(f).sum::<u64>();
     writeln!(
         out,
-        "  {:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16}",
+        "  {:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16} {:>14}",
         "total",
         sum(|p| p.states),
         sum(|p| p.transitions),
         sum(|p| p.bytes_sent),
         sum(|p| p.bytes_received),
-        sum(|p| p.largest_frontier),
-        sum(|p| p.storage_bytes)
+        processes
+            .iter()
+            .map(|p| p.largest_frontier)
+            .max()
+            .unwrap_or(0),
+        sum(|p| p.storage_bytes),
+        sum(|p| p.peak_resident_bytes.unwrap_or(0))
     )?;
     let states = sum(|p| p.states).max(1) as f64;
     writeln!(

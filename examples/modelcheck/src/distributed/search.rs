@@ -14,14 +14,15 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
-use super::messages::{Control, Successor, Summary, Totals};
+use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
 use super::wire::Traffic;
 use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure};
-use crate::visited::Visited;
-use crate::{Report, Storage};
+use crate::visited::Storage;
+use crate::visited::{TableFull, Visited};
+use crate::Report;
 use searchcache::{owner, StateHash};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -100,7 +101,7 @@ struct Owned<M: Model> {
     next: Vec<M::State>,
     links: Links,
     violation: Option<(u32, String, M::State)>,
-    full: Option<String>,
+    full: Option<WireFull>,
     error: Option<String>,
     looked_up: u64,
 }
@@ -131,7 +132,13 @@ impl<M: Model> Owned<M> {
                 self.next.push(state);
                 self.links.push(parent_worker, parent, k);
             }
-            Err(full) => self.full = Some(full.to_string()),
+            Err(full) => {
+                self.full = Some(WireFull {
+                    capacity: full.capacity as u64,
+                    bytes_per_state: full.bytes_per_state as u64,
+                    load: full.load,
+                })
+            }
         }
     }
 
@@ -298,6 +305,14 @@ where
     let mut level = 0usize;
     let mut deadlock: Option<(u32, M::State)> = None;
     let mut successors = Vec::new();
+    let stopped = || {
+        options
+            .stop
+            .as_deref()
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    let mut interrupted = false;
+    let mut interrupted_midway = false;
     let (verdict, found) = loop {
         // This level's states are in: take them, and tell every worker what happened.
         let (next, links, violation) = owned.borrow_mut().take_level();
@@ -305,12 +320,6 @@ where
             let owned = owned.borrow();
             totals.states += next.len() as u64;
             totals.looked_up = owned.looked_up;
-            totals.storage_bytes = owned.visited.memory_bytes() as u64;
-            totals.load = owned.visited.load_factor();
-            totals.omission = owned.visited.omission(totals.looked_up).value;
-            totals.tlc_optimistic = owned
-                .visited
-                .tlc_optimistic(totals.states as usize, totals.looked_up);
             totals.trace_bytes =
                 (log.iter().map(Links::bytes).sum::<usize>() + links.bytes()) as u64;
             if first_of_process {
@@ -327,6 +336,7 @@ where
             deadlock: deadlock.take(),
             violation,
             full: owned.borrow().full.clone(),
+            interrupted,
             error: error.clone(),
             totals: totals.clone(),
         };
@@ -335,7 +345,7 @@ where
                 .into_iter()
                 .filter_map(|c| match c {
                     Control::Summary(s) => Some(s),
-                    Control::Link { .. } => None,
+                    _ => None,
                 })
                 .collect();
         summaries.sort_by_key(|s| s.worker);
@@ -349,6 +359,7 @@ where
             );
         }
         let width: u64 = summaries.iter().map(|s| s.new_states).sum();
+        interrupted_midway = level > 0 && summaries.iter().any(|s| s.interrupted);
         stats.states += width;
         for (p, frontier_peak) in process_frontier.iter_mut().enumerate() {
             let part: u64 = summaries[p * workers..(p + 1) * workers]
@@ -402,17 +413,20 @@ where
                 Some((at, Failure::Invariant(name), state)),
             );
         }
-        if let Some(s) = last.iter().find(|s| s.full.is_some()) {
-            let process = s.worker as usize / workers;
-            let message = format!(
-                "process {process} (worker {}): {} Every process stopped; each process's \
-                 --memory is split over its {workers} workers: run again with --memory {} \
-                 (MiB) or more.",
-                s.worker,
-                s.full.clone().unwrap_or_default(),
-                (options.memory_bytes * 2).div_ceil(1 << 20)
-            );
-            break (Verdict::Full(crate::visited::TableFull(message)), None);
+        if let Some(full) = last.iter().find_map(|s| s.full.clone()) {
+            // The set of one worker filled: a process's storage is its workers' sets.
+            let full = TableFull {
+                mode: options.mode,
+                capacity: full.capacity as usize * workers,
+                bytes_per_state: full.bytes_per_state as usize,
+                memory_bytes: options.memory_bytes,
+                load: full.load,
+                level,
+                states: stats.states - width,
+            };
+            stats.states -= width;
+            stats.depth = level.saturating_sub(1);
+            break (Verdict::Full(full), None);
         }
         if let Some(s) = last.iter().find(|s| s.error.is_some()) {
             let message = format!(
@@ -421,6 +435,14 @@ where
                 s.error.clone().unwrap_or_default()
             );
             break (Verdict::Error(message), None);
+        }
+        if last.iter().any(|s| s.interrupted) {
+            // Whole levels only: the one being generated when the signal came is not counted.
+            if interrupted_midway {
+                stats.states -= width;
+                stats.depth = level.saturating_sub(1);
+            }
+            break (Verdict::Interrupted, None);
         }
         if width == 0 {
             break (Verdict::Complete, None);
@@ -431,6 +453,8 @@ where
 
         // Expand this worker's part of the level; successors go to their owners as they are
         // made, and the worker steps now and then so that they are inserted as they arrive.
+        // A stop request ends the expansion at the next step; the level is then not counted.
+        totals.transitions_done = totals.transitions;
         for (i, state) in frontier.iter().enumerate() {
             successors.clear();
             model.successors(state, &mut successors);
@@ -466,22 +490,37 @@ where
                 if traffic.fault().is_some() {
                     return Err(LOST.into());
                 }
+                if stopped() {
+                    interrupted = true;
+                    break;
+                }
                 worker.step();
             }
         }
+        interrupted |= stopped();
         level += 1;
         states_in.advance_to(level as u64);
         wait_for(worker, &states_probe, level as u64, traffic)?;
     };
     drop(frontier);
 
-    // Totals over every worker, from the last summaries.
+    // Totals over every worker, from the last summaries; a level cut short by a full table
+    // or an interrupt is not counted (whole levels only, as the single-process search does).
+    let cut_short = matches!(verdict, Verdict::Full(_))
+        || (matches!(verdict, Verdict::Interrupted) && interrupted_midway);
+    let transitions = |t: &Totals| {
+        if cut_short && !matches!(verdict, Verdict::Full(_)) {
+            t.transitions_done
+        } else {
+            t.transitions
+        }
+    };
     for s in &last {
         let p = s.worker as usize / workers;
-        process_states[p] += s.totals.states;
-        process_transitions[p] += s.totals.transitions;
+        process_states[p] += s.totals.states - if cut_short { s.new_states } else { 0 };
+        process_transitions[p] += transitions(&s.totals);
     }
-    stats.transitions = last.iter().map(|s| s.totals.transitions).sum();
+    stats.transitions = last.iter().map(|s| transitions(&s.totals)).sum();
     stats.trace_bytes = last.iter().map(|s| s.totals.trace_bytes as usize).sum();
 
     // A counterexample: one control round per step back, then the replay.
@@ -509,7 +548,7 @@ where
                         parent,
                         ordinal,
                     } => Some((parent_worker, parent, ordinal)),
-                    Control::Summary(_) => None,
+                    _ => None,
                 });
                 let Some((parent_worker, parent, ordinal)) = link else {
                     break;
@@ -536,12 +575,39 @@ where
             }
         }
     };
+    // Every worker's storage figures, to every worker (bitstate's are counted once, here).
+    let mine = owned.borrow().visited.storage(totals.looked_up);
+    let figures = WireStorage {
+        worker: me as u16,
+        table_bytes: mine.table_bytes as u64,
+        slots: mine.slots as u64,
+        stored: mine.stored,
+        bytes_per_state: mine.bytes_per_state,
+        fill: mine.fill,
+        omission: mine.omission.value,
+        reached_missed: mine.reached_missed,
+        tlc_optimistic: mine.tlc_optimistic,
+        peak_resident_bytes: crate::report::peak_resident_bytes(),
+    };
+    let mut storages: Vec<WireStorage> = round(worker, broadcast(Control::Storage(figures)))?
+        .into_iter()
+        .filter_map(|c| match c {
+            Control::Storage(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    storages.sort_by_key(|s| s.worker);
     stats.elapsed = started.elapsed();
     if !first_of_process {
         return Ok(None);
     }
-
-    let union = union_storage(options, &last, &owned.borrow().visited);
+    if storages.len() != peers {
+        return Err(format!(
+            "{} of {peers} workers' storage figures arrived",
+            storages.len()
+        ));
+    }
+    let union = union_storage(mine, &storages);
     let processes = (0..peers / workers)
         .map(|p| {
             let first = &last[p * workers].totals;
@@ -551,9 +617,10 @@ where
                 bytes_sent: first.bytes_sent,
                 bytes_received: first.bytes_received,
                 largest_frontier: process_frontier[p],
-                storage_bytes: last[p * workers..(p + 1) * workers]
+                peak_resident_bytes: storages[p * workers].peak_resident_bytes,
+                storage_bytes: storages[p * workers..(p + 1) * workers]
                     .iter()
-                    .map(|s| s.totals.storage_bytes)
+                    .map(|s| s.table_bytes)
                     .sum(),
             }
         })
@@ -570,43 +637,35 @@ where
     }))
 }
 
-/// The visited storage of the whole run, as one set would report it: bytes summed, load
-/// averaged over the sets (they are the same size), and the omission figure over the union.
+/// The visited storage of the whole run, as one set would report it: sizes and states summed,
+/// fill over the sum of the slots, and the bounds over the union.
 ///
-/// A state can only be omitted by its owner's set, so for the fingerprint modes the chance
-/// that any state was omitted is at most the sum of the sets' figures (each is Stern–Dill's
-/// comparisons · 2^-b, so the sum is that of all comparisons made); bitstate's expected fraction
-/// missed is the states-weighted mean of the sets' fractions; exact is 0.
-fn union_storage<S>(options: &Options, last: &[Summary<S>], visited: &Visited<S>) -> Storage
-where
-    S: std::hash::Hash + Eq + Clone,
-{
-    use crate::visited::Mode;
-    let states: u64 = last.iter().map(|s| s.totals.states).sum();
-    let omission = match options.mode {
-        Mode::Bitstate => {
-            let weighted: f64 = last
-                .iter()
-                .map(|s| s.totals.omission * s.totals.states as f64)
-                .sum();
-            weighted / states.max(1) as f64
-        }
-        _ => last.iter().map(|s| s.totals.omission).sum::<f64>().min(1.0),
+/// A state can only be missed by its owner's set, so the probability that any set made the
+/// search miss a state is at most the sum of the sets' bounds (each one [`Storage::omission`]
+/// of its set, capped at 1). Bitstate's fraction of reached states missed is the states-weighted
+/// mean of the sets'; TLC's figure is a sum over the sets. Each set has one inserting thread,
+/// so no state is reported new twice.
+fn union_storage(mine: Storage, all: &[WireStorage]) -> Storage {
+    let stored: u64 = all.iter().map(|s| s.stored).sum();
+    let slots: u64 = all.iter().map(|s| s.slots).sum();
+    let weighted = |f: fn(&WireStorage) -> Option<f64>| -> Option<f64> {
+        let parts: Option<Vec<f64>> = all
+            .iter()
+            .map(|s| f(s).map(|v| v * s.stored as f64))
+            .collect();
+        parts.map(|p| p.iter().sum::<f64>() / stored.max(1) as f64)
     };
-    let loads: Vec<f64> = last.iter().filter_map(|s| s.totals.load).collect();
-    let tlc: Vec<f64> = last
-        .iter()
-        .filter_map(|s| s.totals.tlc_optimistic)
-        .collect();
-    let mut figure = visited.omission(0);
-    figure.value = omission;
+    let mut omission = mine.omission;
+    omission.value = all.iter().map(|s| s.omission).sum::<f64>().min(1.0);
     Storage {
-        mode: options.mode,
-        bytes: last.iter().map(|s| s.totals.storage_bytes as usize).sum(),
-        slot_bits: visited.slot_bits(),
-        load_factor: (!loads.is_empty()).then(|| loads.iter().sum::<f64>() / loads.len() as f64),
-        omission: figure,
-        tlc_optimistic: (!tlc.is_empty()).then(|| tlc.iter().sum()),
+        table_bytes: all.iter().map(|s| s.table_bytes as usize).sum(),
+        slots: slots as usize,
+        stored,
+        fill: all.iter().map(|s| s.fill * s.slots as f64).sum::<f64>() / slots.max(1) as f64,
+        omission,
+        reached_missed: weighted(|s| s.reached_missed),
+        tlc_optimistic: all.iter().map(|s| s.tlc_optimistic).sum(),
         may_report_new_twice: false,
+        ..mine
     }
 }
