@@ -404,3 +404,80 @@ fn help_documents_the_distribution_flags() {
         assert!(out.contains(flag), "{flag} in:\n{out}");
     }
 }
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(status.success());
+}
+
+/// SIGINT to every process mid-run: each stops at a level boundary with the interrupted report
+/// of the whole run (exit 5), and they agree on it.
+#[test]
+fn an_interrupt_reports_every_process() {
+    let hosts = Hostfile::new("interrupt", 2);
+    let mut processes = Processes(Vec::new());
+    for process in ["0", "1"] {
+        let args = [
+            "2pc",
+            "9",
+            "--processes",
+            "2",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.path(),
+            "--memory",
+            "128",
+        ];
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    let stderr = processes.0[0].stderr.take().expect("piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let first = lines.next().expect("a progress line").expect("UTF-8");
+    assert!(first.starts_with("depth"), "{first}");
+    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+    for child in &processes.0 {
+        signal(child, "INT");
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut reports = Vec::new();
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, 5, "{out}{err}");
+        assert!(out.contains("interrupted"), "{out}");
+        reports.push((field(&out, "states"), field(&out, "depth")));
+    }
+    drain.join().unwrap();
+    assert_eq!(reports[0], reports[1]);
+    assert!(reports[0].0 < 10_340_352);
+}
+
+/// SIGTERM to a `--local` launcher reaches its processes: one interrupted report, exit 5.
+#[test]
+fn local_passes_an_interrupt_on() {
+    let mut processes = Processes(vec![modelcheck(&[
+        "2pc", "9", "--local", "2", "--memory", "128",
+    ])
+    .spawn()
+    .expect("start")]);
+    let stderr = processes.0[0].stderr.take().expect("piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let first = lines.next().expect("a progress line").expect("UTF-8");
+    assert!(first.contains("depth"), "{first}");
+    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+    signal(&processes.0[0], "TERM");
+    let (status, out, err) = finish(
+        &mut processes.0[0],
+        Instant::now() + Duration::from_secs(60),
+    );
+    drain.join().unwrap();
+    assert_eq!(status, 5, "{out}{err}");
+    assert!(
+        out.contains("interrupted") && out.contains("cluster: 2 processes"),
+        "{out}"
+    );
+}

@@ -111,7 +111,7 @@ pub fn run(
     err: &mut dyn Write,
 ) -> i32 {
     if let Some(processes) = cli.dist.local {
-        return local::launch(processes, argv, out, err);
+        return local::launch(processes, argv, options.stop.as_deref(), out, err);
     }
     let cluster = match cli.dist.cluster() {
         Ok(cluster) => cluster,

@@ -13,6 +13,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// The children, killed and reaped on drop unless they have been waited for.
 struct Children(Vec<Child>);
@@ -67,9 +69,15 @@ fn without_local(argv: &[OsString]) -> Vec<OsString> {
 /// Starts `processes` copies of this binary with `argv` (the launcher's own arguments) and
 /// prints process 0's report to `out`. Returns process 0's exit status when every process
 /// agrees, else [`EXIT_ERROR`] (each process's errors are on stderr, prefixed).
+///
+/// `stop` (the launcher's SIGINT/SIGTERM flag) is passed on: once it is set, every child still
+/// running gets SIGTERM (with `kill`), stops at its next level and prints its interrupted
+/// report. (A Ctrl-C in a terminal reaches the children directly too: they share its process
+/// group.)
 pub fn launch(
     processes: usize,
     argv: &[OsString],
+    stop: Option<&AtomicBool>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
@@ -141,10 +149,36 @@ pub fn launch(
         }
         children.0.push(child);
     }
-    let statuses: Vec<i32> = children
-        .0
-        .iter_mut()
-        .map(|c| c.wait().ok().and_then(|s| s.code()).unwrap_or(EXIT_ERROR))
+    let mut statuses: Vec<Option<i32>> = vec![None; processes];
+    let mut forwarded = false;
+    while statuses.iter().any(Option::is_none) {
+        for (child, status) in children.0.iter_mut().zip(&mut statuses) {
+            if status.is_none() {
+                match child.try_wait() {
+                    Ok(Some(s)) => *status = Some(s.code().unwrap_or(EXIT_ERROR)),
+                    Ok(None) => {}
+                    Err(_) => *status = Some(EXIT_ERROR),
+                }
+            }
+        }
+        if !forwarded && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            forwarded = true;
+            let running: Vec<String> = children
+                .0
+                .iter()
+                .zip(&statuses)
+                .filter(|(_, s)| s.is_none())
+                .map(|(c, _)| c.id().to_string())
+                .collect();
+            if !running.is_empty() {
+                let _ = Command::new("kill").arg("-TERM").args(&running).status();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let statuses: Vec<i32> = statuses
+        .into_iter()
+        .map(|s| s.unwrap_or(EXIT_ERROR))
         .collect();
     let reports: Vec<Vec<u8>> = readers
         .into_iter()
