@@ -60,13 +60,14 @@ fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write)
     for (i, p) in processes.iter().enumerate() {
         writeln!(
             out,
-            "  {i:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16}",
+            "  {i:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16} {:>14}",
             p.states,
             p.transitions,
             p.bytes_sent,
             p.bytes_received,
             p.largest_frontier,
-            p.storage_bytes
+            p.storage_bytes,
+            p.peak_resident_bytes.map_or("-".into(), |b| b.to_string())
         )?;
     }
     let sum = |f: fn(&super::ProcessStats) -> u64| processes.iter().map(f).sum::<u64>();
