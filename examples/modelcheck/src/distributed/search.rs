@@ -93,6 +93,15 @@ impl Links {
     }
 }
 
+/// A new state that violates an invariant: its index in the level, the invariant, the state.
+type Violation<S> = (u32, String, S);
+
+/// A worker's part of a level, once its successors are in: states, links, a violation.
+type Level<S> = (Vec<S>, Links, Option<Violation<S>>);
+
+/// Control messages received, with the epoch they were sent at.
+type Inbox<S> = Rc<RefCell<Vec<(u64, Control<S>)>>>;
+
 /// What the insert operator fills while a level's successors arrive.
 struct Owned<M: Model> {
     visited: Visited<M::State>,
@@ -100,7 +109,7 @@ struct Owned<M: Model> {
     /// New states, in arrival order: this worker's part of the next level.
     next: Vec<M::State>,
     links: Links,
-    violation: Option<(u32, String, M::State)>,
+    violation: Option<Violation<M::State>>,
     full: Option<WireFull>,
     error: Option<String>,
     looked_up: u64,
@@ -137,13 +146,13 @@ impl<M: Model> Owned<M> {
                     capacity: full.capacity as u64,
                     bytes_per_state: full.bytes_per_state as u64,
                     load: full.load,
-                })
+                });
             }
         }
     }
 
     /// Takes this level's results, leaving empty buffers for the next level's arrivals.
-    fn take_level(&mut self) -> (Vec<M::State>, Links, Option<(u32, String, M::State)>) {
+    fn take_level(&mut self) -> Level<M::State> {
         (
             std::mem::take(&mut self.next),
             std::mem::take(&mut self.links),
@@ -196,7 +205,7 @@ where
     } = *setup;
     let me = worker.index();
     let peers = worker.peers();
-    let first_of_process = me % workers == 0;
+    let first_of_process = me.is_multiple_of(workers);
     let memory = (options.memory_bytes / workers).max(1);
     let visited = Visited::new(options.mode, memory, options.hashes)?;
     let owned = Rc::new(RefCell::new(Owned::<M> {
@@ -209,7 +218,7 @@ where
         error: None,
         looked_up: 0,
     }));
-    let inbox: Rc<RefCell<Vec<(u64, Control<M::State>)>>> = Rc::default();
+    let inbox: Inbox<M::State> = Rc::default();
     let mut states_in =
         InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
     let mut control_in =
