@@ -39,8 +39,9 @@ ours() { # model N label flags...
   states=$(sed -n 's/^states: //p' "$WORK/out")
   secs=$(sed -n 's/^time: \([0-9.]*\) s/\1/p' "$WORK/out")
   rate=$(sed -n 's/^states\/s: //p' "$WORK/out")
-  bps=$(sed -n 's/^visited storage: [0-9]* bytes, \([0-9.]*\) bytes\/state.*/\1/p' "$WORK/out")
-  slot=$(sed -n 's/.*(\([0-9.]*\) bytes\/slot).*/\1/p' "$WORK/out")
+  # The whole table over the states, and what one stored state costs (a slot, or k bits).
+  bps=$(awk '/^visited table: / {t = $3} /^states: / {n = $2} END { if (n > 0) printf "%.2f", t / n }' "$WORK/out")
+  slot=$(awk '/^per stored state: at most/ {printf "%.3g", $6 / 8} /^per stored state: [0-9.]* bytes/ {printf "%.3g", $4}' "$WORK/out")
   echo "| $model $n | modelcheck $label | $(grep -o '[0-9]* threads' "$WORK/out" | cut -d' ' -f1) | $states | $secs | $(cpu_s "$WORK/time") | $rate | $bps ($slot) | $(peak_mib "$WORK/time") |"
 }
 

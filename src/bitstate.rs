@@ -22,7 +22,7 @@ use crate::persist::{self, FileError, Header, Kind};
 use crate::set::Inserted;
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
-use crate::sync::{AtomicU64, Ordering::Relaxed};
+use crate::sync::{AtomicU64, Intent, Ordering::Relaxed};
 use crate::tally::Tally;
 use std::fmt;
 use std::io::{Read, Write};
@@ -69,6 +69,8 @@ pub struct Bitstate {
     hashes: u32,
     /// `count`: states stored (`New` results).
     tally: Tally<1>,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
 }
 
 impl Bitstate {
@@ -83,6 +85,7 @@ impl Bitstate {
             lines: Region::zeroed(lines, HugePages::Advise)?,
             hashes: hashes.clamp(1, MAX_HASHES),
             tally: Tally::new(),
+            intent: Intent::new(),
         })
     }
 
@@ -106,6 +109,7 @@ impl Bitstate {
     #[inline]
     #[must_use = "whether the state is new decides whether to explore it"]
     pub fn insert(&self, h: StateHash) -> Inserted {
+        self.intent.write();
         let mut new = false;
         for (word, mask) in self.positions(h) {
             if word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0 {
@@ -124,7 +128,7 @@ impl Bitstate {
     #[inline]
     #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
-        crate::sync::before_read();
+        self.intent.read();
         self.positions(h)
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
     }
@@ -247,6 +251,7 @@ impl Bitstate {
             lines,
             hashes: hashes as u32,
             tally,
+            intent: Intent::new(),
         })
     }
 

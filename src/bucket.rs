@@ -76,7 +76,7 @@ unsafe impl ZeroInit for Bucket {
 const TAG: u64 = 0xf1de_83e1_9937_733d;
 
 /// `TAG⁻¹ (mod 2^64)`: ⌊2^64 / φ⌋ rounded to odd, the multiplier of Fibonacci hashing.
-#[cfg(test)]
+#[cfg(all(test, not(any(loom, searchcache_loom))))]
 pub(crate) const UNTAG: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// What an entry for `key` (the table's key: mixed, or the caller's random key) is checked

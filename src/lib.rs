@@ -55,7 +55,23 @@
 //! * **Memory**: 16 bytes per entry, 65,536 entries per MiB, nothing per entry beyond that.
 //!   Tables of 2 MiB and more are mapped lazily from the OS and asked for huge pages.
 //! * **Errors, not aborts**: building a table with a zero, overflowing or unavailable size
-//!   returns an [`Error`].
+//!   returns an [`Error`], never a panic or an abort. Memory is committed as it is first
+//!   written, so writing more of a table than the machine has is the OS's matter (on Linux the
+//!   OOM killer), not an error the crate can see ([`Error`] has the details).
+//! * **Files**: `save` and `load` of every table and set ([`persist`]) stream a versioned,
+//!   checksummed dump; a bad file is an [`Error`], never a panic or a silently wrong table.
+//!
+//! # What the crate exports
+//!
+//! The root has what a program uses: the table ([`SearchCache`], [`Pack64`], [`Options`],
+//! [`Keys`], [`Slots`], [`HugePages`], [`Size`], [`CacheStats`]), the visited-state stores
+//! ([`FingerprintSet`], [`CompactSet`], [`VisitedSet`] and its [`Signature`] widths,
+//! [`Bitstate`] with [`DEFAULT_HASHES`], [`StateHash`], [`Inserted`], [`Full`]), [`Error`],
+//! and the helpers [`mix64`] and [`prefetch`]. Modules: [`omission`] (the bounds to print
+//! after a run), [`persist`] (the file format, its errors and the checksum wrappers), and
+//! [`consts`] (the layout's numbers: payload bits, bucket and entry sizes, the sets' load and
+//! walk bounds, the bitstate's hash limit, `MIB`, the portable hash key, the format version),
+//! for code that sizes tables or reports on them.
 //!
 //! # Loom
 //!
@@ -108,19 +124,20 @@
 //! writers that tear an entry, which loom reaches; a probe with no `yield_now` before it, for
 //! which loom explores more than one execution), run by its CI.
 //!
-//! Under loom, [`SearchCache::probe`] and the sets' `contains` first call
-//! `loom::thread::yield_now()`. Without it a model whose main thread probes before the threads
-//! it spawned have run explores exactly one execution: loom's DPOR keeps one last access per
-//! atomic, a store's bucket scan loads each word before writing it, so the reader's earlier
-//! load of that word is replaced by the writer's own load before the write is scheduled, and
-//! loom never adds the backtracking point that would run the write first (loom issues #166 and
-//! #392; the downstream tests show it on a bare loom `AtomicU64`: a load, then another
-//! thread's load and store, is explored in exactly 1 execution). The yield makes loom's first execution run the
-//! writers before the read, whose loads then conflict with the stores, and loom explores from
-//! there. It is a workaround for the default schedule, not a cure for loom's DPOR: a model of
-//! your own atomics beside the table can meet the same limitation, and a `yield_now()` before
-//! its first read is the remedy there too.
-//!
+//! No `yield_now()` is needed before a first probe. Loom's DPOR keeps one last access per
+//! atomic, and a store scans its bucket (an insert its line) before it writes, so the writer's
+//! own load of a word replaces a reader's earlier load of it as the last access, and loom never
+//! sees that the read and the later write conflict (loom issues #166 and #392; the downstream
+//! tests show it on a bare loom `AtomicU64`: a load, then another thread's load and store, is
+//! explored in exactly 1 execution). A model whose main thread probed before its writers ran
+//! explored exactly one execution for that reason. Under loom every table therefore has one
+//! more atomic that each operation touches first, loaded by reads and stored by writes: the
+//! writer's store to it precedes all its loads, so loom sees the conflict with the reader and
+//! backtracks to run the writer first, and explores the word-level races from there (more
+//! executions than before, so loom runs take longer).
+//! Relaxed accesses to an atomic nothing else uses order nothing, and outside loom it does not
+//! exist. Your own atomics beside the table can still meet loom's limitation.
+
 //! # Cargo features
 //!
 //! * `stats`: probe/hit/store/replacement counters ([`SearchCache::stats`]), striped over

@@ -102,6 +102,11 @@ pub trait Pack64: Copy {
 
     /// The depth-like worth of keeping this entry; higher survives longer. Default 0, so among
     /// entries of equal depth the oldest is evicted first.
+    ///
+    /// Age counts generations since the entry was last written: by a store, or by
+    /// [`SearchCache::probe_refresh`](crate::SearchCache::probe_refresh) on a hit. An entry
+    /// read only with plain [`probe`](crate::SearchCache::probe) ages by one generation per
+    /// search however often it is hit, and its worth falls by `AGE_WEIGHT` each time.
     #[inline]
     fn depth(&self) -> i32 {
         0
@@ -138,6 +143,13 @@ pub(crate) fn encode<V: Pack64>(value: V, generation: u8) -> u64 {
     OCCUPIED
         | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS
         | (bits & payload_mask::<V>())
+}
+
+/// An occupied data word with its generation replaced by `generation`.
+#[inline]
+pub(crate) fn restamp(data: u64, generation: u8) -> u64 {
+    let field = u64::from(GENERATION_MASK) << PAYLOAD_BITS;
+    data & !field | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS
 }
 
 /// The value of an occupied data word.

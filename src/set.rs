@@ -40,6 +40,7 @@ use crate::persist::{self, FileError, Header, Kind};
 use crate::signature::{self, Line, Signature};
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
+use crate::sync::Intent;
 use crate::tally::Tally;
 
 use std::fmt;
@@ -218,6 +219,8 @@ pub struct VisitedSet<S: Signature> {
     _signature: PhantomData<S>,
     /// Totals: [`STATES`] inserted (`New`), and the signature [`COMPARISONS`] they made.
     tally: Tally<2>,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
 }
 
 /// 64-bit signatures, 8 bytes per state, 8 per line: TLC's fingerprint set.
@@ -239,6 +242,7 @@ impl<S: Signature> VisitedSet<S> {
             lines: Region::zeroed(lines, HugePages::Advise)?,
             _signature: PhantomData,
             tally: Tally::new(),
+            intent: Intent::new(),
         })
     }
 
@@ -287,6 +291,7 @@ impl<S: Signature> VisitedSet<S> {
     /// signatures, two when the other half of the slot's 64-bit word is filled at that moment).
     #[inline]
     pub fn insert(&self, h: StateHash) -> Result<Inserted, Full> {
+        self.intent.write();
         let (home, signature) = self.locate(h);
         let mut compared = 0u64;
         for line in self.walk(home) {
@@ -320,7 +325,7 @@ impl<S: Signature> VisitedSet<S> {
     #[inline]
     #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
-        crate::sync::before_read();
+        self.intent.read();
         let (home, signature) = self.locate(h);
         for line in self.walk(home) {
             for i in 0..S::PER_LINE {
@@ -450,6 +455,7 @@ impl<S: Signature> VisitedSet<S> {
             lines,
             _signature: PhantomData,
             tally,
+            intent: Intent::new(),
         })
     }
 
@@ -498,7 +504,8 @@ mod tests {
         let compact = CompactSet::new(Size::Entries(16 * 1024)).unwrap();
         assert_eq!((wide.lines.len(), compact.lines.len()), (1024, 1024));
         let chi_bound = |d: f64| d + 6.0 * (2.0 * d).sqrt();
-        let hashes: [(&str, fn(u64) -> StateHash); 3] = [
+        type Hasher = fn(u64) -> StateHash;
+        let hashes: [(&str, Hasher); 3] = [
             ("of", |i| StateHash::of(&i)),
             ("portable", |i| StateHash::portable(&i.to_le_bytes())),
             ("from_u64", StateHash::from_u64),

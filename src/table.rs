@@ -3,11 +3,13 @@
 use crate::alloc::{self, HugePages, Region};
 use crate::bucket::{tag, Bucket, Slot, ENTRIES};
 use crate::mix::{mix_head, mix_tail, scale};
-use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK, OCCUPIED};
+use crate::pack::{
+    age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
+};
 use crate::persist::{self, FileError, Header, Kind};
 use crate::size::{Error, Size};
 use crate::stats::{CacheStats, Counters};
-use crate::sync::{self, AtomicU8, Ordering::Relaxed};
+use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
 use std::fmt;
 use std::hint::select_unpredictable;
 use std::io::{Read, Write};
@@ -141,6 +143,8 @@ pub struct SearchCache<V: Pack64> {
     generation: AtomicU8,
     options: Options,
     counters: Counters,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
     _values: PhantomData<fn(V) -> V>,
 }
 
@@ -164,6 +168,7 @@ impl<V: Pack64> SearchCache<V> {
             generation: AtomicU8::new(0),
             options,
             counters: Counters::new(),
+            intent: Intent::new(),
             _values: PhantomData,
         })
     }
@@ -224,13 +229,42 @@ impl<V: Pack64> SearchCache<V> {
     #[inline]
     #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
-        sync::before_read();
+        self.intent.read();
         let (mixed, tag) = self.keyed(key);
         let (bucket, entries) = self.locate(mixed);
         let data = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
+    }
+
+    /// [`probe`](Self::probe), and on a hit of an entry written in an earlier generation,
+    /// rewrites it (same value) stamped with the current one, as Stockfish refreshes an
+    /// entry's generation on every probe hit. An entry that serves a search through probes
+    /// alone then stays young: it counts in [`hashfull`](Self::hashfull) and is evicted by its
+    /// depth, not by an age it did not earn. Plain `probe` never writes: there, an entry's age
+    /// counts from its last `store`.
+    ///
+    /// The rewrite is a store of the entry's own value, so it races like one: a store of
+    /// another key to the same slot at the same moment may be lost, as with any two racing
+    /// stores. A hit in the current generation writes nothing.
+    #[must_use = "a probe's answer is what it is for"]
+    #[inline]
+    pub fn probe_refresh(&self, key: u64) -> Option<V> {
+        self.intent.write();
+        let (mixed, tag) = self.keyed(key);
+        let (bucket, entries) = self.locate(mixed);
+        let (slot, data) = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)));
+        let hit = data & OCCUPIED != 0;
+        self.counters.probe(hit);
+        if !hit {
+            return None;
+        }
+        let now = self.generation();
+        if generation_of(data) != now {
+            bucket.write(slot, tag, restamp(data, now));
+        }
+        Some(decode(data))
     }
 
     /// Stores `value` for `key`.
@@ -240,6 +274,7 @@ impl<V: Pack64> SearchCache<V> {
     /// `depth − AGE_WEIGHT · age` is least (the first of equals).
     #[inline]
     pub fn store(&self, key: u64, value: V) {
+        self.intent.write();
         let (mixed, tag) = self.keyed(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
@@ -283,8 +318,14 @@ impl<V: Pack64> SearchCache<V> {
     /// Permille of entries written in the current generation, over a sample of the first 250
     /// buckets (1,000 entries; the whole table when smaller), as UCI's `info hashfull` reports.
     /// An estimate: a table whose fill is uneven over its buckets is misjudged accordingly.
+    ///
+    /// "Written" means stored, or refreshed by [`probe_refresh`](Self::probe_refresh): an entry
+    /// that a search only reads with plain [`probe`](Self::probe) keeps the generation of its
+    /// last store, so a search served wholly by such hits reports 0 however many entries it
+    /// uses.
     #[must_use]
     pub fn hashfull(&self) -> usize {
+        self.intent.read();
         let now = self.generation();
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE_BUCKETS)];
         let current = sample
@@ -299,6 +340,7 @@ impl<V: Pack64> SearchCache<V> {
     /// rayon's thread pool. Stores that race with `clear` may survive it. Pages never written
     /// stay uncommitted (see [`prefault`](Self::prefault)).
     pub fn clear(&self) {
+        self.intent.write();
         self.for_each_chunk(1, |chunk| chunk.iter().for_each(Bucket::clear));
     }
 
@@ -411,6 +453,7 @@ impl<V: Pack64> SearchCache<V> {
             generation: AtomicU8::new(generation as u8),
             options,
             counters: Counters::new(),
+            intent: Intent::new(),
             _values: PhantomData,
         })
     }

@@ -715,3 +715,32 @@ fn allocation_failures_keep_their_cause() {
     assert_eq!(cause.to_string(), source.to_string());
     assert!(e.to_string().contains(&source.to_string()), "{e}");
 }
+
+/// `probe_refresh` stamps a hit with the current generation (it counts in `hashfull` and is
+/// evicted by its depth alone); a plain `probe` leaves the age as the last store made it.
+#[test]
+fn probe_refresh_keeps_a_hit_entry_young() {
+    for refresh in [false, true] {
+        let t = one_bucket::<ChessLike>();
+        t.store(1, deep(4));
+        t.new_generation();
+        t.new_generation();
+        for k in [2, 3, 4] {
+            t.store(k, deep(3));
+        }
+        let hit = if refresh {
+            t.probe_refresh(1)
+        } else {
+            t.probe(1)
+        };
+        assert_eq!(hit, Some(deep(4)));
+        assert_eq!(t.hashfull(), if refresh { 1000 } else { 750 });
+        // Worth: key 1 is 4 − 8·2 = −12 unrefreshed, 4 refreshed; keys 2-4 are 3.
+        t.store(5, deep(3));
+        assert_eq!(t.probe(1).is_some(), refresh, "refresh {refresh}");
+        assert_eq!(t.probe(2).is_some(), !refresh, "refresh {refresh}");
+        // A hit of this generation, and a miss, write nothing.
+        assert_eq!(t.probe_refresh(5), Some(deep(3)));
+        assert_eq!(t.probe_refresh(99), None);
+    }
+}

@@ -19,6 +19,9 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: lean [--mib MIB (default 1024)] [--rounds N (default 21)] [--ops N (default 2000000)]";
 
+/// A subject's name and its loop (seed in, hits out).
+type Subject<'a> = (&'static str, Box<dyn Fn(u64) -> u64 + 'a>);
+
 fn parse_args() -> Result<(usize, usize, u64), String> {
     let (mut mib, mut rounds, mut ops) = (1024usize, 21usize, 2_000_000u64);
     let mut args = std::env::args().skip(1);
@@ -82,7 +85,7 @@ fn main() -> ExitCode {
         [table(false), table(true)]
     };
     #[cfg_attr(not(searchcache_ab), allow(unused_mut))]
-    let mut subjects: Vec<(&str, Box<dyn Fn(u64) -> u64 + '_>)> = vec![
+    let mut subjects: Vec<Subject> = vec![
         (
             "bare read",
             Box::new(|seed| lean_reads(&buffer, universe, ops, seed)),
@@ -140,10 +143,12 @@ fn main() -> ExitCode {
         size_name(bytes)
     );
     let mib = |b: Option<usize>| b.map_or("?".into(), |b| (b >> 20).to_string());
-    #[cfg_attr(not(searchcache_ab), allow(unused_mut))]
-    let mut huge = vec![mib(mixed.huge_page_bytes()), mib(random.huge_page_bytes())];
+    let tables = [mixed.huge_page_bytes(), random.huge_page_bytes()];
     #[cfg(searchcache_ab)]
-    huge.extend(baselines.iter().map(|t| mib(t.huge_page_bytes())));
+    let tables: Vec<_> = (tables.into_iter())
+        .chain(baselines.iter().map(|t| t.huge_page_bytes()))
+        .collect();
+    let huge: Vec<String> = tables.iter().map(|&b| mib(b)).collect();
     println!(
         "huge pages (MiB of {}): tables {} (in the order below); load average at end {}\n",
         bytes >> 20,

@@ -215,8 +215,10 @@ fn ab_pairs() -> Vec<Pair> {
     use Table::{Huge, RandomKeys};
     let mut pairs = Vec::new();
     for t in [1, 2] {
-        for (table, random, keys) in [(Huge, false, "Keys::Any"), (RandomKeys, true, "Keys::Random")]
-        {
+        for (table, random, keys) in [
+            (Huge, false, "Keys::Any"),
+            (RandomKeys, true, "Keys::Random"),
+        ] {
             for (mix, prefetch, target) in [
                 ("probe-only", false, at_most(1.03)),
                 ("probe-only", true, None),
@@ -429,7 +431,7 @@ fn build(c: &Config) -> Result<Subjects, String> {
         false => table(false, Keys::Any)?,
     };
     let tables = [table(true, Keys::Any)?, small, table(true, Keys::Random)?];
-    let dashmap = Peer::DashMap.build(unused, (unused / 16) as usize, true);
+    let dashmap = Peer::DashMap.build(unused, unused / 16, true);
     if !c.ab {
         dashmap.fill(universe, 2);
     }

@@ -151,6 +151,7 @@ impl Engine {
         println!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}");
         println!("option name TTSlots type combo default Bucket var Bucket var Single");
         println!("option name TTPrefetch type check default true");
+        println!("option name TTRefresh type check default false");
         println!("option name HugePages type check default true");
         println!("option name Ponder type check default false");
         println!("uciok");
@@ -384,6 +385,11 @@ impl Engine {
                 table
                     .reconfigure(config)
                     .map_err(|e| format!("TTSlots: {e}; keeping the old table"))
+            }
+            "ttrefresh" => {
+                let on = parse_bool(&value, "TTRefresh")?;
+                self.table_mut()?.refresh = on;
+                Ok(())
             }
             "ttprefetch" => {
                 let on = parse_bool(&value, "TTPrefetch")?;

@@ -51,7 +51,7 @@ pub struct Options {
     /// [`Mode::Fp32`]); pages are only touched as the table fills. The exact mode grows up to
     /// about this much.
     pub memory_bytes: usize,
-    /// Hash functions per state in [`Mode::Bitstate`], 1 to [`searchcache::MAX_HASHES`]
+    /// Hash functions per state in [`Mode::Bitstate`], 1 to [`searchcache::consts::MAX_HASHES`]
     /// (default [`searchcache::DEFAULT_HASHES`], SPIN's 3).
     pub hashes: u32,
     /// Set to true (by a signal handler, another thread) to stop the search: each worker

@@ -11,6 +11,7 @@
 //! [`Options`] and a model, and [`crate::report`] prints the result.
 
 use crate::bfs::{Options, Schedule};
+use crate::checkpoint::{self, check_with_checkpoints, CheckpointError, Checkpoints, Header};
 use crate::models::{with_model, WithModel, CATALOGUE};
 use crate::report::print_report;
 use crate::visited::Mode;
@@ -18,10 +19,14 @@ use crate::{check, Model};
 use clap::builder::PossibleValuesParser;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub use crate::report::{
     EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE,
@@ -72,6 +77,27 @@ pub struct CheckArgs {
     /// Where visited states are stored.
     #[command(flatten)]
     pub storage: StorageArgs,
+    /// Checkpoints and resuming.
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+}
+
+/// Checkpoints and resuming.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Checkpoints")]
+pub struct CheckpointArgs {
+    /// Save the search to PATH at BFS level boundaries: the visited set, the frontier, the
+    /// trace log and the counters, written to PATH.tmp, fsynced and renamed over PATH.
+    #[arg(long, value_name = "PATH")]
+    pub checkpoint: Option<PathBuf>,
+    /// Save at the first level boundary SECS seconds (a decimal; 0: every level) after the
+    /// start or the last checkpoint [default: 600].
+    #[arg(long, value_name = "SECS", requires = "checkpoint", value_parser = parse_seconds)]
+    pub checkpoint_every: Option<f64>,
+    /// Resume the search saved in PATH, for the same model and size; --mode, --memory and
+    /// --hashes default to the checkpoint's and must match it, as must --no-deadlock.
+    #[arg(long, value_name = "PATH")]
+    pub resume: Option<PathBuf>,
 }
 
 /// How the search runs.
@@ -90,7 +116,7 @@ pub struct SearchArgs {
     /// How the threads share a level's frontier.
     #[arg(long, value_enum, value_name = "S", default_value_t = Schedule::Chunks)]
     pub schedule: Schedule,
-    /// No progress lines on stderr.
+    /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -139,7 +165,16 @@ impl CheckArgs {
     /// The search options these flags ask for. Errors: flags that only mean something together
     /// (`--hashes` without bitstate mode), as a usage message.
     pub fn resolve(&self) -> Result<Options, String> {
-        let mode = self.mode().unwrap_or(Mode::Fp64);
+        self.resolve_resuming(None)
+    }
+
+    /// [`resolve`](Self::resolve), with the mode, `--memory` and `--hashes` the flags leave
+    /// open taken from the header of the checkpoint being resumed.
+    pub fn resolve_resuming(&self, resumed: Option<&Header>) -> Result<Options, String> {
+        let mode = self
+            .mode()
+            .or_else(|| resumed.and_then(Header::mode))
+            .unwrap_or(Mode::Fp64);
         if self.storage.hashes.is_some() && mode != Mode::Bitstate {
             return Err(format!(
                 "--hashes sets the bitstate mode's hash functions; the mode is {}",
@@ -147,6 +182,8 @@ impl CheckArgs {
             ));
         }
         let defaults = Options::default();
+        let memory = resumed.and_then(|h| usize::try_from(h.memory_bytes).ok());
+        let hashes = resumed.filter(|_| mode == Mode::Bitstate).map(|h| h.hashes);
         Ok(Options {
             threads: self.search.threads.unwrap_or(defaults.threads),
             max_depth: self.search.max_depth,
@@ -154,8 +191,8 @@ impl CheckArgs {
             progress: !self.search.quiet,
             schedule: self.search.schedule,
             mode,
-            memory_bytes: self.storage.memory.unwrap_or(DEFAULT_MEMORY),
-            hashes: self.storage.hashes.unwrap_or(defaults.hashes),
+            memory_bytes: self.storage.memory.or(memory).unwrap_or(DEFAULT_MEMORY),
+            hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             stop: None,
         })
     }
@@ -183,6 +220,13 @@ fn parse_model_size(text: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("the model size N must be a positive whole number, got `{text}`"))
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e9)
+        .ok_or_else(|| format!("--checkpoint-every takes seconds, 0 to 1e9, got `{text}`"))
 }
 
 fn parse_threads(text: &str) -> Result<usize, String> {
@@ -290,7 +334,14 @@ where
         }
     };
     let args = &cli.check;
-    let options = match args.resolve() {
+    let resumed = match &args.checkpoint.resume {
+        Some(path) => match checkpoint::read_header(path) {
+            Ok(header) => Some(header),
+            Err(e) => return checkpoint_error(&e, err),
+        },
+        None => None,
+    };
+    let options = match args.resolve_resuming(resumed.as_ref()) {
         Ok(options) => Options { stop, ..options },
         Err(message) => {
             let _ = write!(err, "{}", usage_error(&message));
@@ -300,7 +351,22 @@ where
     if cli.dist.is_distributed() {
         return crate::distributed::args::run(&cli, options, &argv, out, err);
     }
-    match with_model(&args.model, args.size(), Run { options, out }) {
+    let checkpoints = Checkpoints {
+        save_to: args.checkpoint.checkpoint.clone(),
+        every: Duration::from_secs_f64(
+            args.checkpoint
+                .checkpoint_every
+                .unwrap_or(DEFAULT_CHECKPOINT_SECS),
+        ),
+        resume_from: args.checkpoint.resume.clone(),
+    };
+    let run = Run {
+        options,
+        checkpoints,
+        out,
+        err: &mut *err,
+    };
+    match with_model(&args.model, args.size(), run) {
         Ok(status) => status,
         Err(message) => {
             let _ = write!(err, "{}", usage_error(&message));
@@ -309,9 +375,30 @@ where
     }
 }
 
+/// Seconds between checkpoints when `--checkpoint-every` is not given.
+pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
+
+/// Prints a checkpoint that cannot be used: a usage error (status 2) for one of another model,
+/// size, mode or options or an unwritable `--checkpoint`, an error (status 3) for a file that
+/// cannot be read as a checkpoint.
+fn checkpoint_error(e: &CheckpointError, err: &mut dyn Write) -> i32 {
+    match e {
+        CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => {
+            let _ = write!(err, "{}", usage_error(why));
+            EXIT_USAGE
+        }
+        CheckpointError::Unreadable(why) => {
+            let _ = writeln!(err, "error: {why}");
+            EXIT_ERROR
+        }
+    }
+}
+
 struct Run<'a> {
     options: Options,
+    checkpoints: Checkpoints,
     out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
 }
 
 impl WithModel for Run<'_> {
@@ -319,9 +406,22 @@ impl WithModel for Run<'_> {
 
     fn visit<M: Model>(self, model: M) -> i32
     where
-        M::State: serde::Serialize + serde::de::DeserializeOwned,
+        M::State: Serialize + DeserializeOwned,
     {
-        let report = check(&model, &self.options);
-        print_report(&model, &self.options, &report, self.out)
+        let Run {
+            options,
+            checkpoints,
+            out,
+            err,
+        } = self;
+        let report = if checkpoints.save_to.is_some() || checkpoints.resume_from.is_some() {
+            match check_with_checkpoints(&model, &options, &checkpoints) {
+                Ok(report) => report,
+                Err(e) => return checkpoint_error(&e, err),
+            }
+        } else {
+            check(&model, &options)
+        };
+        print_report(&model, &options, &report, out)
     }
 }

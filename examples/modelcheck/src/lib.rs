@@ -6,6 +6,11 @@
 //! against the model before it is returned. The `modelcheck` binary is this library with a
 //! command line and the built-in [`models`].
 //!
+//! [`Storage::partial`] says whether "no error" covers every reachable state (exact mode, fp64
+//! with a negligible omission bound) or only those visited; [`Options::stop`] stops a search at
+//! a safe point with the counts so far; [`check_with_checkpoints`] saves the search at level
+//! boundaries and resumes it (for models whose states are serde types).
+//!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
 //!
@@ -46,6 +51,7 @@
 //! ```
 
 pub mod bfs;
+pub mod checkpoint;
 pub mod cli;
 pub mod distributed;
 pub mod model;
@@ -55,6 +61,7 @@ pub mod trace;
 pub mod visited;
 
 pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
+pub use checkpoint::{check_with_checkpoints, CheckpointError, Checkpoints};
 pub use model::{Invariant, Model};
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, NEGLIGIBLE_OMISSION};
@@ -70,6 +77,9 @@ pub struct Report<M: Model> {
     /// The visited storage after the run; `None` when it could not be built (then `verdict` is
     /// [`Verdict::Error`] and nothing was searched).
     pub storage: Option<Storage>,
+    /// What the checkpoints came to, when the run saved them
+    /// ([`check_with_checkpoints`] with `save_to`).
+    pub checkpoints: Option<checkpoint::Saved>,
 }
 
 /// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
@@ -86,6 +96,7 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
                 stats: Stats::default(),
                 verdict: Verdict::Error(e),
                 storage: None,
+                checkpoints: None,
             }
         }
     };
@@ -95,5 +106,6 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
         stats,
         verdict,
         storage: Some(storage),
+        checkpoints: None,
     }
 }

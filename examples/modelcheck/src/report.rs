@@ -1,6 +1,7 @@
 //! The report printed after a run, and the exit statuses.
 
 use crate::bfs::{Options, Schedule, Stats, Verdict};
+use crate::checkpoint::Saved;
 use crate::model::Model;
 use crate::visited::{Mode, Storage};
 use crate::Report;
@@ -128,6 +129,7 @@ fn write_report<M: Model>(
         stats,
         verdict,
         storage,
+        checkpoints,
     } = report;
     let Some(storage) = storage else {
         if let Verdict::Error(e) = &verdict {
@@ -168,13 +170,22 @@ fn write_report<M: Model>(
             (stats.elapsed_before + stats.elapsed).as_secs_f64()
         )?;
     }
-    writeln!(out, "states/s: {:.0}", stats.states as f64 / secs.max(1e-9))?;
+    // Over every run of the search, resumed ones included.
+    let all_secs = (stats.elapsed_before + stats.elapsed).as_secs_f64();
+    writeln!(
+        out,
+        "states/s: {:.0}",
+        stats.states as f64 / all_secs.max(1e-9)
+    )?;
     if let Some(peak) = peak_resident_bytes() {
         writeln!(
             out,
             "peak memory: {:.1} MiB resident (the whole process)",
             peak as f64 / (1 << 20) as f64
         )?;
+    }
+    if let Some(saved) = checkpoints {
+        write_checkpoints(saved, out)?;
     }
     write_storage(storage, out)?;
     writeln!(
@@ -211,6 +222,29 @@ fn write_report<M: Model>(
         }
     }
     Ok(())
+}
+
+/// How many checkpoints were written, the last one's depth, and how to resume it.
+fn write_checkpoints(saved: &Saved, out: &mut dyn Write) -> io::Result<()> {
+    let path = saved
+        .path
+        .as_deref()
+        .map_or_else(String::new, |p| p.display().to_string());
+    match saved.depth {
+        Some(depth) => writeln!(
+            out,
+            "checkpoint: {} written, the last at depth {depth}: resume with --resume {path}",
+            saved.written
+        )?,
+        None => writeln!(
+            out,
+            "checkpoint: none written (no level boundary came --checkpoint-every after the last)"
+        )?,
+    }
+    match &saved.last_error {
+        Some(e) => writeln!(out, "checkpoint error: {e}"),
+        None => Ok(()),
+    }
 }
 
 /// The table's bytes, the bytes per stored state and the load, each on its own line.

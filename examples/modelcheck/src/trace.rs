@@ -18,7 +18,7 @@ use crate::model::Model;
 /// One BFS level's links: for each state of the level, in frontier order, its parent's index
 /// in the previous level (for level 0: its index in `initial_states()`) and its step's
 /// position among the parent's successors.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub struct LevelLinks {
     /// Parent index per state.
     pub parent: Vec<u32>,
@@ -27,7 +27,7 @@ pub struct LevelLinks {
 }
 
 /// The links of every level so far.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 pub struct TraceLog {
     levels: Vec<LevelLinks>,
 }
@@ -44,6 +44,37 @@ impl TraceLog {
             .iter()
             .map(|l| l.parent.capacity() * 4 + l.ordinal.capacity() * 2)
             .sum()
+    }
+
+    /// Levels logged (the deepest level is `levels() − 1`).
+    pub fn levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Checks a log read back from a file: each level's two columns of one length, every
+    /// parent an index into the level before, and `last_width` states in the last level.
+    pub fn check_consistent(&self, last_width: usize) -> Result<(), String> {
+        let mut previous = None;
+        for (depth, level) in self.levels.iter().enumerate() {
+            if level.parent.len() != level.ordinal.len() {
+                return Err(format!(
+                    "trace log level {depth}: columns of different lengths"
+                ));
+            }
+            if let Some(width) = previous {
+                if level.parent.iter().any(|&p| p as usize >= width) {
+                    return Err(format!("trace log level {depth}: a parent out of range"));
+                }
+            }
+            previous = Some(level.parent.len());
+        }
+        match previous {
+            Some(width) if width == last_width => Ok(()),
+            Some(width) => Err(format!(
+                "the trace log's last level has {width} states, the frontier {last_width}"
+            )),
+            None => Err("the trace log is empty".into()),
+        }
     }
 
     /// The path to state `index` of level `depth`: its initial state's index, then the

@@ -1,12 +1,17 @@
 //! Where the checker remembers which states it has seen, behind one small interface: full
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
+use crate::checkpoint::codec;
+use bincode::Options as _;
 use searchcache::{
     omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash,
 };
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
+use std::io::{Read, Write};
 use std::sync::Mutex;
 
 /// How states are remembered (the `value` attributes are the `--mode` help).
@@ -228,7 +233,7 @@ impl<S: Hash + Eq + Clone> Visited<S> {
 
     /// Records `state` (whose [`key`](Self::key) is `key`): `Ok(true)` when it was not seen
     /// before. With fingerprints a new state can be taken for a seen one (an omission, bounded
-    /// by [`Visited::omission`]); a seen state is never reported new.
+    /// by [`Visited::storage`]); a seen state is never reported new.
     #[inline]
     pub fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull> {
         match self {
@@ -309,6 +314,91 @@ impl<S: Hash + Eq + Clone> Visited<S> {
                     may_report_new_twice: false,
                 }
             }
+        }
+    }
+}
+
+impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
+    /// Writes the storage to `w`, while no insert runs (between BFS levels): the crate's own
+    /// format for the compacted modes ([`searchcache::persist`]: versioned, checksummed), the
+    /// count and then every state (bincode) for the exact mode.
+    pub fn save(&self, w: &mut dyn Write) -> Result<(), String> {
+        let crate_error = |e: searchcache::Error| e.to_string();
+        match self {
+            Visited::Fp64(set) => set.save(w).map_err(crate_error),
+            Visited::Fp32(set) => set.save(w).map_err(crate_error),
+            Visited::Bitstate(bits) => bits.save(w).map_err(crate_error),
+            Visited::Exact(set) => {
+                let codec = codec(u64::MAX);
+                let (count, _) = set.len_and_buckets();
+                codec
+                    .serialize_into(&mut *w, &count)
+                    .map_err(|e| e.to_string())?;
+                for shard in &set.shards {
+                    let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+                    for state in shard.iter() {
+                        codec
+                            .serialize_into(&mut *w, state)
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Reads storage that [`save`](Self::save) wrote for `mode` (with `memory_bytes` and, for
+    /// bitstate, `hashes`): an error, never a panic, for bytes that are not such storage. At
+    /// most `limit` bytes are read for the exact mode's states.
+    pub fn load(
+        mode: Mode,
+        memory_bytes: usize,
+        hashes: u32,
+        r: &mut dyn Read,
+        limit: u64,
+    ) -> Result<Self, String> {
+        let crate_error = |e: searchcache::Error| e.to_string();
+        Ok(match mode {
+            Mode::Fp64 => Visited::Fp64(FingerprintSet::load(r).map_err(crate_error)?),
+            Mode::Fp32 => Visited::Fp32(CompactSet::load(r).map_err(crate_error)?),
+            Mode::Bitstate => {
+                let bits = Bitstate::load(r).map_err(crate_error)?;
+                if bits.hashes() != hashes {
+                    return Err(format!(
+                        "the bit array uses {} hash functions, the header says {hashes}",
+                        bits.hashes()
+                    ));
+                }
+                Visited::Bitstate(bits)
+            }
+            Mode::Exact => {
+                let codec = codec(limit);
+                let set = ExactSet::new(memory_bytes);
+                let count: u64 = codec.deserialize_from(&mut *r).map_err(|e| e.to_string())?;
+                for _ in 0..count {
+                    let state: S = codec.deserialize_from(&mut *r).map_err(|e| e.to_string())?;
+                    let key = StateHash::of(&state);
+                    match set.insert(&state, key) {
+                        Ok(true) => {}
+                        Ok(false) => return Err("a state is stored twice".into()),
+                        Err(full) => {
+                            return Err(format!("{count} states do not fit: {full}"));
+                        }
+                    }
+                }
+                Visited::Exact(set)
+            }
+        })
+    }
+
+    /// States the storage holds by its own count (bitstate: every `New`, racing duplicates
+    /// included).
+    pub fn stored(&self) -> u64 {
+        match self {
+            Visited::Fp64(set) => set.len() as u64,
+            Visited::Fp32(set) => set.len() as u64,
+            Visited::Bitstate(bits) => bits.len() as u64,
+            Visited::Exact(set) => set.len_and_buckets().0,
         }
     }
 }

@@ -1,15 +1,10 @@
 //! The model checker's command line: usage errors (status 2, clap's format) and a full table's
 //! error, never a panic.
 
-use modelcheck::{cli, models};
+mod common;
 
-/// Runs the command line; returns the status, stdout and stderr.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = cli::run(args, &mut out, &mut err);
-    let text = |bytes| String::from_utf8(bytes).expect("the output is UTF-8");
-    (status, text(out), text(err))
-}
+use common::{field, run};
+use modelcheck::{cli, models};
 
 #[test]
 fn bad_flags_are_usage_errors() {
@@ -166,17 +161,6 @@ fn help_explains_every_model_and_flag() {
     // Bitstate's cost is k hash functions (bits set per state), not "3 bits/state".
     assert!(text.contains("one per hash function (k = 3"), "{text}");
     assert!(!text.contains("bits/state"), "{text}");
-}
-
-/// The number after `key: ` in a report.
-fn field(report: &str, key: &str) -> u64 {
-    let prefix = format!("{key}: ");
-    report
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! mode and with 1 and 2 threads; shortest traces; the locks against an independent
 //! single-threaded BFS.
 
+mod common;
+
+use common::{field, trace_lines};
 use modelcheck::{cli, models, Model};
 
 use std::collections::{HashSet, VecDeque};
@@ -20,25 +23,9 @@ fn no_error_status(mode: &str) -> i32 {
 
 /// Runs the command line; returns the exit status and the report.
 fn run(args: &str) -> (i32, String) {
-    let args: Vec<String> = args.split_whitespace().map(String::from).collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = cli::run(&args, &mut out, &mut err);
-    let err = String::from_utf8(err).expect("errors are UTF-8");
-    (
-        status,
-        String::from_utf8(out).expect("the report is UTF-8") + &err,
-    )
-}
-
-/// The number after `key: ` in a report.
-fn field(report: &str, key: &str) -> u64 {
-    let prefix = format!("{key}: ");
-    report
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let (status, out, err) = common::run(&args);
+    (status, out + &err)
 }
 
 /// (command line, states, transitions, depth or None) from models.md.
@@ -113,15 +100,6 @@ fn work_stealing_schedule_counts_the_same() {
     assert_eq!(status, cli::EXIT_OK, "{report}");
     assert_eq!(field(&report, "states"), 8_832);
     assert_eq!(field(&report, "transitions"), 58_145);
-}
-
-/// The lines of a printed trace: "k: action state".
-fn trace_lines(report: &str) -> Vec<&str> {
-    report
-        .lines()
-        .skip_while(|l| !l.starts_with("trace (replayed and checked):"))
-        .skip(1)
-        .collect()
 }
 
 #[test]

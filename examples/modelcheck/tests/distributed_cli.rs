@@ -275,6 +275,10 @@ fn bad_distribution_flags_are_usage_errors() {
         ),
         (&["2pc", "--local", "0"], "takes 1 to 1024 processes"),
         (&["2pc", "--workers", "0"], "takes 1 to 1024 workers"),
+        (
+            &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
+            "distributed runs do not write checkpoints",
+        ),
     ];
     for (args, message) in cases {
         let (status, out, err) = run(args);

@@ -1,42 +1,21 @@
 //! The `modelcheck` binary as a child process: SIGINT and SIGTERM print the partial report and
 //! exit with their own status; a closed stdout is no panic.
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Exit statuses, as `modelcheck --help` lists them.
-const EXIT_OK: i32 = 0;
-const EXIT_COUNTEREXAMPLE: i32 = 1;
-const EXIT_INTERRUPTED: i32 = 5;
+use common::{field, modelcheck};
+use modelcheck::cli::{EXIT_COUNTEREXAMPLE, EXIT_INTERRUPTED, EXIT_OK};
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 /// How long any child may take before the test fails (they take seconds).
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-fn modelcheck(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_modelcheck"));
-    command.args(args);
-    command
-}
-
 /// Starts `command` with piped stdout and stderr; stderr's lines arrive on the receiver.
 fn spawn(mut command: Command) -> (Child, Receiver<String>) {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("modelcheck starts");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let (send, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    (child, lines)
+    common::spawn(&mut command, Stdio::piped())
 }
 
 /// Waits for a stderr line containing `needle`; panics after [`TIMEOUT`].
@@ -78,17 +57,6 @@ fn signal(child: &Child, name: &str) {
         .status()
         .expect("kill runs");
     assert!(sent.success(), "kill -{name} failed");
-}
-
-/// The number after `key: ` in a report.
-fn field(report: &str, key: &str) -> u64 {
-    let prefix = format!("{key}: ");
-    report
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
 }
 
 /// The 15-puzzle has 10^13 states: in bitstate mode (which never fills) the search runs until

@@ -110,6 +110,13 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
+    let checkpoint = &cli.check.checkpoint;
+    if checkpoint.checkpoint.is_some() || checkpoint.resume.is_some() {
+        let message = "--checkpoint and --resume are for single-process runs: distributed runs \
+                       do not write checkpoints yet";
+        let _ = write!(err, "{}", usage_error(message));
+        return EXIT_USAGE;
+    }
     if let Some(processes) = cli.dist.local {
         return local::launch(processes, argv, options.stop.as_deref(), out, err);
     }

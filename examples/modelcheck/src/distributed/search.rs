@@ -641,6 +641,7 @@ where
             stats,
             verdict,
             storage: Some(union),
+            checkpoints: None,
         },
         processes,
     }))

@@ -3,7 +3,6 @@
 
 use super::{mutual_exclusion, MAX_PROCESSES};
 use crate::model::{Invariant, Model};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -16,7 +15,7 @@ pub struct BuggyLock {
 }
 
 /// Program counters and the lock flag.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct BuggyLockState {
     pc: [u8; MAX_PROCESSES],
     locked: bool,

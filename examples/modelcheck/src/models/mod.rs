@@ -70,8 +70,8 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
 pub trait WithModel {
     /// What the visit returns.
     type Output;
-    /// Runs with the chosen model. Every built-in model's state has serde, so a visitor may
-    /// also check it with the distributed checker.
+    /// Runs with the chosen model. Every built-in model's states are serde types (for
+    /// checkpoints, and for states sent between processes).
     fn visit<M: Model>(self, model: M) -> Self::Output
     where
         M::State: Serialize + DeserializeOwned;

@@ -4,7 +4,6 @@
 
 use super::{mutual_exclusion, MAX_PROCESSES};
 use crate::model::{Invariant, Model};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -20,7 +19,7 @@ pub struct Peterson {
 }
 
 /// Program counters, each process's loop variable, the shared `level` and `victim` arrays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PetersonState {
     pc: [u8; MAX_PROCESSES],
     at: [u8; MAX_PROCESSES],

@@ -2,7 +2,6 @@
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
 
 use crate::model::{Invariant, Model};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The most philosophers: 2 bits each in one `u64`.
@@ -18,7 +17,7 @@ pub struct Philosophers {
 }
 
 /// Philosopher i's phase in bits 2i..2i+2: 0 thinking, 1 holds fork i, 2 eating (forks i, i+1).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PhilosophersState(u64);
 
 /// A philosopher's step.

@@ -3,7 +3,6 @@
 //! (9!/2 = 181,440 for k = 3) and depth (31).
 
 use crate::model::Model;
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A k×k puzzle, k in 2..=4 (16 cells of 4 bits fill one `u64`).
@@ -12,7 +11,7 @@ pub struct Puzzle {
 }
 
 /// Cell c's tile in bits 4c..4c+4 (0 = blank); the blank's cell in the low bits of `blank`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PuzzleState {
     cells: u64,
     blank: u8,

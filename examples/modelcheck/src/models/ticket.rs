@@ -5,7 +5,6 @@
 
 use super::{mutual_exclusion, MAX_PROCESSES};
 use crate::model::{Invariant, Model};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -18,7 +17,7 @@ pub struct Ticket {
 }
 
 /// Program counters, each process's ticket, the dispenser and the ticket being served.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct TicketState {
     pc: [u8; MAX_PROCESSES],
     my: [u8; MAX_PROCESSES],

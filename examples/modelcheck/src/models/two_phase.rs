@@ -3,7 +3,6 @@
 //! of messages that only grows.
 
 use crate::model::{Invariant, Model};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The most resource managers: a state is 4N + 4 bits of one `u64`.
@@ -25,7 +24,7 @@ pub struct TwoPhase {
 /// A 2PC state packed in 64 bits: 2 bits per RM state (bits 0..2N), the TM state (2 bits), the
 /// TM's prepared set (N bits), the `Prepared(rm)` messages (N bits), then `Commit` and `Abort`.
 /// Packing keeps the frontier at 8 bytes a state and hashing at one word.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct TwoPhaseState(u64);
 
 /// A 2PC step, named as in the TLA+ spec.

@@ -1,0 +1,561 @@
+//! Checkpoints: a search saved at a BFS level boundary, and resumed from it.
+//!
+//! # File format (version 1)
+//!
+//! Integers are little-endian; the parts after the version are bincode 1 with fixed-width
+//! integers ([`codec`]), except the visited storage.
+//!
+//! | part | what |
+//! |---|---|
+//! | magic | the 8 bytes `mcheckpt` |
+//! | version | `u32`: [`FORMAT_VERSION`] |
+//! | header | [`Header`]: checker version, model (name and size), mode, `--memory`, k, deadlock flag, depth, states; then its CRC-32 |
+//! | progress | the counters, the trace log of every level, the frontier (the full states of the deepest level); then their CRC-32 |
+//! | visited | fp64, fp32, bitstate: the crate's own format ([`searchcache::persist`], versioned, checksummed); exact: the count and every state |
+//! | trailer | the CRC-32 of every byte before it |
+//!
+//! The header is read and checked first (its own CRC, then the model, size, mode and options
+//! against the run's), so a checkpoint of another model is a clear error before anything large
+//! is read. A truncated or corrupted file, another format version or a file that is no
+//! checkpoint is an [`CheckpointError::Unreadable`], never a panic and never a wrong search.
+//!
+//! # Writing
+//!
+//! Between two levels, with every worker idle, the file is written to `PATH.tmp`, flushed and
+//! `fsync`ed, renamed over `PATH`, and the directory is `fsync`ed: a crash at any moment leaves
+//! the previous checkpoint or the new one, whole.
+
+use crate::bfs::{self, Boundary, Options, Resume, Stats};
+use crate::model::Model;
+use crate::trace::TraceLog;
+use crate::visited::{Mode, Visited};
+use crate::{Outcome, Report, Verdict};
+use bincode::Options as _;
+use searchcache::persist::{ChecksumReader, ChecksumWriter};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The first bytes of every checkpoint.
+const MAGIC: [u8; 8] = *b"mcheckpt";
+
+/// The checkpoint format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The checker's version, in every header: a checkpoint resumes only in the same version.
+pub const CHECKER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// bincode with fixed-width little-endian integers, reading at most `limit` bytes (so a
+/// corrupted length cannot make it read, or allocate for, more than the file holds).
+pub fn codec(limit: u64) -> impl bincode::Options + Copy {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_little_endian()
+        .with_limit(limit)
+}
+
+/// What a checkpoint is of: compared with the run that resumes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// [`CHECKER_VERSION`] of the checker that wrote it.
+    pub checker_version: String,
+    /// [`Model::name`], which names the size too (`2pc(rms=8)`).
+    pub model: String,
+    /// [`Mode::name`].
+    pub mode: String,
+    /// [`Options::memory_bytes`].
+    pub memory_bytes: u64,
+    /// [`Options::hashes`].
+    pub hashes: u32,
+    /// [`Options::deadlock`].
+    pub deadlock: bool,
+    /// The deepest level saved.
+    pub depth: u64,
+    /// States of levels 0 to `depth`.
+    pub states: u64,
+}
+
+impl Header {
+    fn of<M: Model>(model: &M, options: &Options, stats: &Stats) -> Header {
+        Header {
+            checker_version: CHECKER_VERSION.into(),
+            model: model.name(),
+            mode: options.mode.name().into(),
+            memory_bytes: options.memory_bytes as u64,
+            hashes: options.hashes,
+            deadlock: options.deadlock,
+            depth: stats.depth as u64,
+            states: stats.states,
+        }
+    }
+
+    /// The storage mode the header names.
+    pub fn mode(&self) -> Option<Mode> {
+        [Mode::Fp64, Mode::Fp32, Mode::Bitstate, Mode::Exact]
+            .into_iter()
+            .find(|m| m.name() == self.mode)
+    }
+
+    /// Why a run of `model` with `options` cannot resume this checkpoint, if it cannot.
+    pub fn mismatch<M: Model>(&self, model: &M, options: &Options) -> Option<String> {
+        let name = model.name();
+        if self.model != name {
+            return Some(format!("it is of {}; this run checks {name}", self.model));
+        }
+        if self.mode != options.mode.name() {
+            return Some(format!(
+                "it was made in --mode {}; this run asks for --mode {}",
+                self.mode,
+                options.mode.name()
+            ));
+        }
+        if self.memory_bytes != options.memory_bytes as u64 {
+            return Some(format!(
+                "it was made with --memory {}; this run asks for --memory {}",
+                crate::cli::memory_flag(self.memory_bytes as usize),
+                crate::cli::memory_flag(options.memory_bytes)
+            ));
+        }
+        if options.mode == Mode::Bitstate && self.hashes != options.hashes {
+            return Some(format!(
+                "it was made with --hashes {}; this run asks for --hashes {}",
+                self.hashes, options.hashes
+            ));
+        }
+        if self.deadlock != options.deadlock {
+            let flag = |deadlock: bool| if deadlock { "without" } else { "with" };
+            return Some(format!(
+                "it was made {} --no-deadlock; this run is {} it",
+                flag(self.deadlock),
+                flag(options.deadlock)
+            ));
+        }
+        None
+    }
+}
+
+/// The counters a checkpoint keeps.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Counters {
+    states: u64,
+    transitions: u64,
+    depth: u64,
+    duplicates: u64,
+    frontier_peak_bytes: u64,
+    elapsed_nanos: u64,
+}
+
+/// The search's progress at a level boundary.
+#[derive(Serialize)]
+struct ProgressOut<'a, S> {
+    counters: Counters,
+    log: &'a TraceLog,
+    frontier: &'a [S],
+}
+
+#[derive(Deserialize)]
+struct ProgressIn<S> {
+    counters: Counters,
+    log: TraceLog,
+    frontier: Vec<S>,
+}
+
+/// Why a checkpoint cannot be resumed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// The file is a good checkpoint of another model, size, mode or options (a usage error).
+    Mismatch(String),
+    /// The file cannot be read as a checkpoint: missing, truncated, corrupted, another format
+    /// or checker version, or no checkpoint at all.
+    Unreadable(String),
+    /// `--checkpoint PATH` cannot be written.
+    Unwritable(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Mismatch(why)
+            | CheckpointError::Unreadable(why)
+            | CheckpointError::Unwritable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// Where and when to save checkpoints, and which one to resume.
+#[derive(Clone, Debug, Default)]
+pub struct Checkpoints {
+    /// Save checkpoints here (`--checkpoint`).
+    pub save_to: Option<PathBuf>,
+    /// At the first level boundary at least this long after the start or the last checkpoint
+    /// (`--checkpoint-every`; zero: at every level).
+    pub every: Duration,
+    /// Resume this checkpoint (`--resume`).
+    pub resume_from: Option<PathBuf>,
+}
+
+/// What the checkpoints of a run came to.
+#[derive(Clone, Debug, Default)]
+pub struct Saved {
+    /// Where they were written.
+    pub path: Option<PathBuf>,
+    /// Checkpoints written.
+    pub written: u32,
+    /// The deepest level saved, if any checkpoint was written.
+    pub depth: Option<usize>,
+    /// The last error writing one (the previous checkpoint, if any, is left whole).
+    pub last_error: Option<String>,
+}
+
+/// The file a checkpoint is written to before it is renamed over `path`.
+fn temporary(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Checks that `path` can be written (creating and removing its temporary file), so a bad
+/// `--checkpoint` fails at the start rather than after the first level.
+pub fn check_writable(path: &Path) -> Result<(), CheckpointError> {
+    let tmp = temporary(path);
+    File::create(&tmp)
+        .and_then(|_| std::fs::remove_file(&tmp))
+        .map_err(|e| {
+            CheckpointError::Unwritable(format!(
+                "cannot write checkpoints to {}: {e}",
+                path.display()
+            ))
+        })
+}
+
+/// Writes the checkpoint of `boundary` (and `visited`) to `path` atomically.
+pub fn write<M: Model>(
+    path: &Path,
+    model: &M,
+    options: &Options,
+    boundary: &Boundary<'_, M::State>,
+    visited: &Visited<M::State>,
+) -> Result<(), String>
+where
+    M::State: Serialize + DeserializeOwned,
+{
+    let stats = boundary.stats;
+    let progress = ProgressOut {
+        counters: Counters {
+            states: stats.states,
+            transitions: stats.transitions,
+            depth: stats.depth as u64,
+            duplicates: stats.duplicates,
+            frontier_peak_bytes: stats.frontier_peak_bytes as u64,
+            elapsed_nanos: (stats.elapsed_before + stats.elapsed).as_nanos() as u64,
+        },
+        log: boundary.log,
+        frontier: boundary.frontier,
+    };
+    let header = Header::of(model, options, stats);
+    let tmp = temporary(path);
+    let written = write_parts(&tmp, &header, &progress, visited).and_then(|()| {
+        std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    // The rename is durable once the directory is on disk too.
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The file's parts, in order, to `tmp`, flushed and fsynced.
+fn write_parts<S>(
+    tmp: &Path,
+    header: &Header,
+    progress: &ProgressOut<'_, S>,
+    visited: &Visited<S>,
+) -> Result<(), String>
+where
+    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
+{
+    let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
+    let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
+    let file = File::create(tmp).map_err(io)?;
+    let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
+    out.write_all(&MAGIC).map_err(io)?;
+    out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
+    write_part(&mut out, header).map_err(encode)?;
+    write_part(&mut out, progress).map_err(encode)?;
+    visited
+        .save(&mut out)
+        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    let buffered = out.finish().map_err(io)?;
+    let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)
+}
+
+/// `value` in bincode, then its CRC-32.
+fn write_part<T: Serialize>(out: &mut impl Write, value: &T) -> Result<(), bincode::Error> {
+    let mut part = ChecksumWriter::new(out);
+    codec(u64::MAX).serialize_into(&mut part, value)?;
+    part.finish()?;
+    Ok(())
+}
+
+/// A part that [`write_part`] wrote, its CRC-32 checked; `name` for the errors.
+fn read_part<T: DeserializeOwned>(
+    input: &mut impl Read,
+    path: &Path,
+    name: &str,
+    limit: u64,
+) -> Result<T, CheckpointError> {
+    let mut part = ChecksumReader::new(input);
+    let value = codec(limit)
+        .deserialize_from(&mut part)
+        .map_err(|e| decode_error(path, name, e))?;
+    part.finish()
+        .map_err(|e| unreadable(path, format!("its {name}: {e}")))?;
+    Ok(value)
+}
+
+/// Reads just the header of the checkpoint at `path` (checked against its CRC), to learn its
+/// mode and options before the run is set up.
+pub fn read_header(path: &Path) -> Result<Header, CheckpointError> {
+    let (mut input, limit) = open(path)?;
+    read_prefix(&mut input, path, limit)
+}
+
+type Input = ChecksumReader<BufReader<File>>;
+
+fn unreadable(path: &Path, why: impl fmt::Display) -> CheckpointError {
+    CheckpointError::Unreadable(format!("cannot resume from {}: {why}", path.display()))
+}
+
+/// bincode's errors, with a short input named as such.
+fn decode_error(path: &Path, part: &str, e: bincode::Error) -> CheckpointError {
+    match &*e {
+        bincode::ErrorKind::Io(io) if io.kind() == io::ErrorKind::UnexpectedEof => {
+            unreadable(path, format!("the file is truncated (in its {part})"))
+        }
+        _ => unreadable(path, format!("its {part} is corrupted ({e})")),
+    }
+}
+
+fn open(path: &Path) -> Result<(Input, u64), CheckpointError> {
+    let file = File::open(path).map_err(|e| unreadable(path, e))?;
+    let limit = file.metadata().map_err(|e| unreadable(path, e))?.len();
+    Ok((
+        ChecksumReader::new(BufReader::with_capacity(1 << 20, file)),
+        limit,
+    ))
+}
+
+/// The magic, the version and the header, each checked.
+fn read_prefix(input: &mut Input, path: &Path, limit: u64) -> Result<Header, CheckpointError> {
+    let mut magic = [0u8; 8];
+    let mut version = [0u8; 4];
+    input
+        .read_exact(&mut magic)
+        .and_then(|()| input.read_exact(&mut version))
+        .map_err(|_| unreadable(path, "not a modelcheck checkpoint (too short)"))?;
+    if magic != MAGIC {
+        return Err(unreadable(path, "not a modelcheck checkpoint (bad magic)"));
+    }
+    let version = u32::from_le_bytes(version);
+    if version != FORMAT_VERSION {
+        return Err(unreadable(
+            path,
+            format!(
+                "checkpoint format version {version}; this checker reads version {FORMAT_VERSION}"
+            ),
+        ));
+    }
+    let header: Header = read_part(input, path, "header", limit)?;
+    if header.checker_version != CHECKER_VERSION {
+        return Err(unreadable(
+            path,
+            format!(
+                "written by modelcheck {}; this is modelcheck {CHECKER_VERSION}",
+                header.checker_version
+            ),
+        ));
+    }
+    Ok(header)
+}
+
+/// A checkpoint read back: the storage and where the search resumes.
+pub struct Loaded<S> {
+    /// The visited storage as saved.
+    pub visited: Visited<S>,
+    /// The counters, trace log and frontier.
+    pub resume: Resume<S>,
+}
+
+/// Reads the checkpoint at `path` for a run of `model` with `options`: every part checked,
+/// the header against the run first.
+pub fn read<M: Model>(
+    path: &Path,
+    model: &M,
+    options: &Options,
+) -> Result<Loaded<M::State>, CheckpointError>
+where
+    M::State: Serialize + DeserializeOwned,
+{
+    let (mut input, limit) = open(path)?;
+    let header = read_prefix(&mut input, path, limit)?;
+    if let Some(why) = header.mismatch(model, options) {
+        return Err(CheckpointError::Mismatch(format!(
+            "cannot resume from {}: {why}",
+            path.display()
+        )));
+    }
+    let progress: ProgressIn<M::State> = read_part(&mut input, path, "progress", limit)?;
+    let visited = Visited::load(
+        options.mode,
+        options.memory_bytes,
+        options.hashes,
+        &mut input,
+        limit,
+    )
+    .map_err(|e| unreadable(path, format!("its visited storage: {e}")))?;
+    input
+        .finish()
+        .map_err(|e| unreadable(path, format!("the file: {e}")))?;
+    let ProgressIn {
+        counters: c,
+        log,
+        frontier,
+    } = progress;
+    log.check_consistent(frontier.len())
+        .map_err(|e| unreadable(path, e))?;
+    // The storage holds exactly the states counted (bitstate: and the racing duplicates).
+    let expected = c.states
+        + if options.mode == Mode::Bitstate {
+            c.duplicates
+        } else {
+            0
+        };
+    if visited.stored() != expected || log.levels() as u64 != c.depth + 1 || c.depth != header.depth
+    {
+        return Err(unreadable(
+            path,
+            format!(
+                "its parts disagree: {} states stored, {} counted; {} levels logged, depth {}",
+                visited.stored(),
+                c.states,
+                log.levels(),
+                c.depth
+            ),
+        ));
+    }
+    Ok(Loaded {
+        visited,
+        resume: Resume {
+            stats: Stats {
+                states: c.states,
+                transitions: c.transitions,
+                depth: c.depth as usize,
+                duplicates: c.duplicates,
+                frontier_peak_bytes: c.frontier_peak_bytes as usize,
+                elapsed: Duration::from_nanos(c.elapsed_nanos),
+                ..Stats::default()
+            },
+            frontier,
+            log,
+        },
+    })
+}
+
+/// [`crate::check`] with checkpoints: resumes `checkpoints.resume_from` if given (the
+/// resumed run reports the same states, transitions, depth and shortest counterexamples as an
+/// uninterrupted one), and saves to `checkpoints.save_to` at level boundaries. A checkpoint
+/// that fails to write is reported in [`Report::checkpoints`] and on stderr; the search goes
+/// on, and the previous checkpoint stays whole.
+///
+/// Errors, before any search: a checkpoint of another model, size, mode or options
+/// ([`CheckpointError::Mismatch`]), one that cannot be read, or a `save_to` that cannot be
+/// written.
+pub fn check_with_checkpoints<M: Model>(
+    model: &M,
+    options: &Options,
+    checkpoints: &Checkpoints,
+) -> Result<Report<M>, CheckpointError>
+where
+    M::State: Serialize + DeserializeOwned,
+{
+    if let Some(path) = &checkpoints.save_to {
+        check_writable(path)?;
+    }
+    let (visited, resume) = match &checkpoints.resume_from {
+        Some(path) => {
+            let Loaded { visited, resume } = read(path, model, options)?;
+            (visited, Some(resume))
+        }
+        None => match Visited::new(options.mode, options.memory_bytes, options.hashes) {
+            Ok(visited) => (visited, None),
+            Err(e) => {
+                return Ok(Report {
+                    stats: Stats::default(),
+                    verdict: Verdict::Error(e),
+                    storage: None,
+                    checkpoints: None,
+                })
+            }
+        },
+    };
+    let mut saved = Saved {
+        path: checkpoints.save_to.clone(),
+        ..Saved::default()
+    };
+    let mut last = Instant::now();
+    let mut at_level = |boundary: Boundary<'_, M::State>| {
+        let Some(path) = &checkpoints.save_to else {
+            return;
+        };
+        if last.elapsed() < checkpoints.every {
+            return;
+        }
+        let started = Instant::now();
+        match write(path, model, options, &boundary, &visited) {
+            Ok(()) => {
+                saved.written += 1;
+                saved.depth = Some(boundary.stats.depth);
+                notice(&format!(
+                    "checkpoint: depth {} ({} states) written to {} in {:.2} s",
+                    boundary.stats.depth,
+                    boundary.stats.states,
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+            Err(e) => {
+                notice(&format!("warning: checkpoint not written: {e}"));
+                saved.last_error = Some(e);
+            }
+        }
+        last = Instant::now();
+    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, resume, &mut at_level);
+    let storage = visited.storage(stats.transitions);
+    Ok(Report {
+        stats,
+        verdict,
+        storage: Some(storage),
+        checkpoints: checkpoints.save_to.is_some().then_some(saved),
+    })
+}
+
+/// A line on stderr; a closed stderr must not stop the search.
+fn notice(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
