@@ -57,6 +57,9 @@ pub struct Cli {
     /// The flags of a run on one machine.
     #[command(flatten)]
     pub check: CheckArgs,
+    /// The distributed checker's flags.
+    #[command(flatten)]
+    pub dist: crate::distributed::args::DistArgs,
 }
 
 /// A model and how to check it: every flag of a single-machine run.
@@ -318,7 +321,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match parse(args) {
+    let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match parse(argv.iter().cloned()) {
         Ok(cli) => cli,
         Err((status, text)) => {
             let _ = if status == 0 {
@@ -344,6 +348,9 @@ where
             return EXIT_USAGE;
         }
     };
+    if cli.dist.is_distributed() {
+        return crate::distributed::args::run(&cli, options, &argv, out, err);
+    }
     let checkpoints = Checkpoints {
         save_to: args.checkpoint.checkpoint.clone(),
         every: Duration::from_secs_f64(

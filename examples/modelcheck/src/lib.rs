@@ -53,6 +53,7 @@
 pub mod bfs;
 pub mod checkpoint;
 pub mod cli;
+pub mod distributed;
 pub mod model;
 pub mod models;
 pub mod report;

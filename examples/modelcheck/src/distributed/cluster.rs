@@ -1,0 +1,368 @@
+//! Who takes part in a distributed run: the processes' addresses (a hostfile), this process's
+//! index, the workers per process, and the connection set-up that checks they all run the same
+//! check before timely takes the sockets over.
+//!
+//! Why a set-up of our own: timely's `create_sockets` retries an unreachable peer forever and
+//! prints its progress on stdout. This one has a deadline, names the peer it could not reach,
+//! and exchanges one hello per connection (process count, index, workers, and a description of
+//! the run) so that processes started with a different N, model, size or mode stop with a usage
+//! error. The connected sockets then go to timely's own send and receive threads
+//! (`initialize_networking_from_sockets`): every message of the search is timely's.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+/// The most workers in a cluster (processes × workers per process): a trace link names its
+/// parent's worker in 16 bits.
+pub const MAX_WORKERS: usize = u16::MAX as usize;
+
+/// The default time to reach every peer.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The processes of a run and this process's place among them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// `host:port` of every process, in process order.
+    pub addresses: Vec<String>,
+    /// This process's index into `addresses`.
+    pub process: usize,
+    /// Timely workers (threads) per process; every process runs the same number.
+    pub workers: usize,
+    /// How long to wait for every peer to connect and say hello.
+    pub connect_timeout: Duration,
+}
+
+/// Why a distributed run stopped without a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClusterError {
+    /// The command line or hostfile is wrong, or the processes disagree on the run (N, model,
+    /// size, mode, workers): a usage error.
+    Usage(String),
+    /// A peer could not be reached in time, or its connection broke mid-run.
+    Peer {
+        /// The peer's process index.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// What happened.
+        what: String,
+    },
+    /// Something else failed (a socket this process could not open, a worker thread).
+    Other(String),
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::Usage(message) | ClusterError::Other(message) => f.write_str(message),
+            ClusterError::Peer {
+                process,
+                address,
+                what,
+            } => write!(f, "process {process} ({address}) {what}"),
+        }
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+impl Cluster {
+    /// Processes in the run.
+    pub fn processes(&self) -> usize {
+        self.addresses.len()
+    }
+
+    /// A cluster read from a hostfile: one `host:port` per line, in process order (blank lines
+    /// and `#` comments skipped), exactly `processes` of them. Errors (usage): an unreadable
+    /// file, a count other than `processes`, a line that is not `host:port`, a repeated
+    /// address, `process` not below `processes`, no workers, more than [`MAX_WORKERS`].
+    pub fn from_hostfile(
+        path: &std::path::Path,
+        processes: usize,
+        process: usize,
+        workers: usize,
+    ) -> Result<Cluster, ClusterError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ClusterError::Usage(format!("cannot read the hostfile {}: {e}", path.display()))
+        })?;
+        let addresses: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect();
+        if addresses.len() != processes {
+            return Err(ClusterError::Usage(format!(
+                "the hostfile {} lists {} addresses; --processes is {processes}",
+                path.display(),
+                addresses.len()
+            )));
+        }
+        let cluster = Cluster {
+            addresses,
+            process,
+            workers,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+        };
+        cluster.validate()?;
+        Ok(cluster)
+    }
+
+    /// Checks the fields: at least one process, `process` in range, every address `host:port`
+    /// and distinct, 1 to [`MAX_WORKERS`] workers in all.
+    pub fn validate(&self) -> Result<(), ClusterError> {
+        let usage = |m: String| Err(ClusterError::Usage(m));
+        let processes = self.processes();
+        if processes == 0 {
+            return usage("a cluster needs at least one process".into());
+        }
+        if self.process >= processes {
+            return usage(format!(
+                "--process {} is out of range: the processes are 0 to {}",
+                self.process,
+                processes - 1
+            ));
+        }
+        if self.workers == 0 || processes.saturating_mul(self.workers) > MAX_WORKERS {
+            return usage(format!(
+                "{processes} processes × {} workers: the workers must number 1 to {MAX_WORKERS}",
+                self.workers
+            ));
+        }
+        for (i, address) in self.addresses.iter().enumerate() {
+            let port = address.rsplit_once(':').map(|(_, p)| p.parse::<u16>());
+            if !matches!(port, Some(Ok(_))) {
+                return usage(format!(
+                    "hostfile line {} is `{address}`, not host:port",
+                    i + 1
+                ));
+            }
+            if self.addresses[..i].contains(address) {
+                return usage(format!("the address {address} is listed twice"));
+            }
+        }
+        Ok(())
+    }
+
+    fn peer_error(&self, process: usize, what: String) -> ClusterError {
+        ClusterError::Peer {
+            process,
+            address: self.addresses[process].clone(),
+            what,
+        }
+    }
+
+    /// Connects to every other process (this one dials the lower indexes and accepts the
+    /// higher ones, as timely does) and checks each one's hello against `run`. Returns one
+    /// stream per process, `None` at this process's own index.
+    ///
+    /// Errors: a peer not connected within `connect_timeout` ([`ClusterError::Peer`]); a peer
+    /// that disagrees on the process count, its index, the workers or `run` (usage); a local
+    /// address this process cannot listen on.
+    pub fn connect(&self, run: &str) -> Result<Vec<Option<TcpStream>>, ClusterError> {
+        self.validate()?;
+        let deadline = Instant::now() + self.connect_timeout;
+        let me = self.process;
+        let hello = Hello {
+            magic: MAGIC,
+            processes: self.processes() as u32,
+            process: me as u32,
+            workers: self.workers as u32,
+            run: run.to_string(),
+        };
+        let mut streams: Vec<Option<TcpStream>> = (0..self.processes()).map(|_| None).collect();
+        let listener = if me + 1 < self.processes() {
+            let listener = TcpListener::bind(&self.addresses[me]).map_err(|e| {
+                ClusterError::Other(format!("cannot listen on {}: {e}", self.addresses[me]))
+            })?;
+            listener
+                .set_nonblocking(true)
+                .map_err(|e| ClusterError::Other(format!("listener: {e}")))?;
+            Some(listener)
+        } else {
+            None
+        };
+        for (peer, slot) in streams.iter_mut().enumerate().take(me) {
+            let mut stream = self.dial(peer, deadline)?;
+            let theirs = exchange_hello(&mut stream, &hello, deadline)
+                .map_err(|e| self.peer_error(peer, format!("failed the handshake: {e}")))?;
+            self.check_hello(&theirs, Some(peer), run)?;
+            *slot = Some(stream);
+        }
+        if let Some(listener) = listener {
+            while streams[me + 1..].iter().any(Option::is_none) {
+                match listener.accept() {
+                    Ok((mut stream, _)) => {
+                        stream
+                            .set_nonblocking(false)
+                            .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+                        // A stranger's connection fails its hello and is dropped; the
+                        // processes of the run keep being awaited.
+                        let Ok(theirs) = exchange_hello(&mut stream, &hello, deadline) else {
+                            continue;
+                        };
+                        self.check_hello(&theirs, None, run)?;
+                        let peer = theirs.process as usize;
+                        if peer <= me || streams[peer].is_some() {
+                            return Err(ClusterError::Usage(format!(
+                                "two processes say they are process {peer}: check the \
+                                 --process of each"
+                            )));
+                        }
+                        streams[peer] = Some(stream);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        if Instant::now() >= deadline {
+                            let missing = (me + 1..self.processes())
+                                .find(|&p| streams[p].is_none())
+                                .unwrap_or(me);
+                            return Err(self.peer_error(
+                                missing,
+                                format!(
+                                    "did not connect within {} s",
+                                    self.connect_timeout.as_secs_f64()
+                                ),
+                            ));
+                        }
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    Err(e) => return Err(ClusterError::Other(format!("accept: {e}"))),
+                }
+            }
+        }
+        for stream in streams.iter().flatten() {
+            let ok = stream.set_read_timeout(None).and(stream.set_nodelay(true));
+            ok.map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+        }
+        Ok(streams)
+    }
+
+    /// Dials `peer` until it answers or the deadline passes.
+    fn dial(&self, peer: usize, deadline: Instant) -> Result<TcpStream, ClusterError> {
+        let address = &self.addresses[peer];
+        let mut last = String::from("no address");
+        loop {
+            let targets: Vec<SocketAddr> = match address.to_socket_addrs() {
+                Ok(t) => t.collect(),
+                Err(e) => {
+                    last = e.to_string();
+                    Vec::new()
+                }
+            };
+            for target in targets {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match TcpStream::connect_timeout(&target, left.max(Duration::from_millis(1))) {
+                    Ok(stream) => return Ok(stream),
+                    Err(e) => last = e.to_string(),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(self.peer_error(
+                    peer,
+                    format!(
+                        "could not be reached within {} s ({last})",
+                        self.connect_timeout.as_secs_f64()
+                    ),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Whether a peer's hello matches this process's (and, when dialled, the index dialled).
+    fn check_hello(
+        &self,
+        theirs: &Hello,
+        dialled: Option<usize>,
+        run: &str,
+    ) -> Result<(), ClusterError> {
+        let peer = theirs.process as usize;
+        let usage = |m: String| Err(ClusterError::Usage(m));
+        if theirs.processes as usize != self.processes() {
+            return usage(format!(
+                "process {peer} was started with --processes {}, this one with {}",
+                theirs.processes,
+                self.processes()
+            ));
+        }
+        if let Some(dialled) = dialled {
+            if peer != dialled {
+                return usage(format!(
+                    "{} answered as process {peer}, but the hostfile lists it as process \
+                     {dialled}",
+                    self.addresses[dialled]
+                ));
+            }
+        }
+        if theirs.workers as usize != self.workers {
+            return usage(format!(
+                "process {peer} runs {} workers, this one {}: pass the same --workers",
+                theirs.workers, self.workers
+            ));
+        }
+        if theirs.run != run {
+            return usage(format!(
+                "process {peer} checks `{}`, this one `{run}`: every process needs the same \
+                 model, size and flags",
+                theirs.run
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The first 8 bytes of every hello: a stranger's connection (or another program) fails here.
+const MAGIC: [u8; 8] = *b"mcdist01";
+
+/// The longest hello accepted (a run description is a line).
+const MAX_HELLO: u32 = 64 << 10;
+
+/// What each side of a connection says first.
+#[derive(Serialize, Deserialize, Debug)]
+struct Hello {
+    magic: [u8; 8],
+    processes: u32,
+    process: u32,
+    workers: u32,
+    run: String,
+}
+
+/// Writes our hello and reads theirs, both before `deadline`.
+fn exchange_hello(
+    stream: &mut TcpStream,
+    ours: &Hello,
+    deadline: Instant,
+) -> Result<Hello, String> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    stream
+        .set_read_timeout(Some(left.max(Duration::from_millis(10))))
+        .map_err(|e| e.to_string())?;
+    let bytes = bincode::serialize(ours).map_err(|e| e.to_string())?;
+    stream
+        .write_all(&(bytes.len() as u32).to_le_bytes())
+        .and_then(|()| stream.write_all(&bytes))
+        .map_err(|e| format!("cannot send the hello: {e}"))?;
+    let mut length = [0u8; 4];
+    stream
+        .read_exact(&mut length)
+        .map_err(|e| format!("no hello received: {e}"))?;
+    let length = u32::from_le_bytes(length);
+    if length > MAX_HELLO {
+        return Err(format!(
+            "a hello of {length} bytes: not a modelcheck process"
+        ));
+    }
+    let mut bytes = vec![0u8; length as usize];
+    stream
+        .read_exact(&mut bytes)
+        .map_err(|e| format!("a short hello: {e}"))?;
+    let theirs: Hello =
+        bincode::deserialize(&bytes).map_err(|e| format!("an unreadable hello: {e}"))?;
+    if theirs.magic != MAGIC {
+        return Err("not a modelcheck process (or another version)".into());
+    }
+    Ok(theirs)
+}

@@ -1,0 +1,209 @@
+//! `--local N`: N processes of this binary on 127.0.0.1, one combined report.
+//!
+//! The launcher takes N free loopback ports, writes them to a hostfile in the temporary
+//! directory, and starts N copies of itself with the same flags plus `--processes N --process I
+//! --hostfile F`. Their stderr is forwarded line by line, prefixed with the process; every
+//! process prints the same report, and the launcher prints process 0's. The children are killed
+//! if the launcher stops early (its guard's drop), and none of them waits forever on another:
+//! an unreachable or lost peer ends each with an error.
+
+use crate::cli::{EXIT_ERROR, EXIT_USAGE};
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The children, killed and reaped on drop unless they have been waited for.
+struct Children(Vec<Child>);
+
+impl Drop for Children {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            if let Ok(None) = child.try_wait() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
+
+/// The hostfile, removed on drop.
+struct Hostfile(PathBuf);
+
+impl Drop for Hostfile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// `n` loopback addresses whose ports the OS handed out just now (then released for the
+/// children to bind: another program could take one in between, and that run then fails with
+/// "cannot listen", never a wrong result).
+pub fn free_loopback_addresses(n: usize) -> std::io::Result<Vec<String>> {
+    let listeners = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.to_string()))
+        .collect()
+}
+
+/// `argv` without its `--local N` (or `--local=N`).
+fn without_local(argv: &[OsString]) -> Vec<OsString> {
+    let mut rest = Vec::with_capacity(argv.len());
+    let mut it = argv.iter();
+    while let Some(arg) = it.next() {
+        if arg == "--local" {
+            it.next();
+        } else if !arg.to_string_lossy().starts_with("--local=") {
+            rest.push(arg.clone());
+        }
+    }
+    rest
+}
+
+/// Starts `processes` copies of this binary with `argv` (the launcher's own arguments) and
+/// prints process 0's report to `out`. Returns process 0's exit status when every process
+/// agrees, else [`EXIT_ERROR`] (each process's errors are on stderr, prefixed).
+///
+/// `stop` (the launcher's SIGINT/SIGTERM flag) is passed on: once it is set, every child still
+/// running gets SIGTERM (with `kill`), stops at its next level and prints its interrupted
+/// report. (A Ctrl-C in a terminal reaches the children directly too: they share its process
+/// group.)
+pub fn launch(
+    processes: usize,
+    argv: &[OsString],
+    stop: Option<&AtomicBool>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let fail = |err: &mut dyn Write, status: i32, message: String| {
+        let _ = writeln!(err, "error: --local: {message}");
+        status
+    };
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return fail(err, EXIT_ERROR, format!("cannot find this program: {e}")),
+    };
+    let addresses = match free_loopback_addresses(processes) {
+        Ok(a) => a,
+        Err(e) => return fail(err, EXIT_ERROR, format!("no free loopback port: {e}")),
+    };
+    let path = std::env::temp_dir().join(format!(
+        "modelcheck-hosts-{}-{}.txt",
+        std::process::id(),
+        addresses[0].replace([':', '.'], "_")
+    ));
+    if let Err(e) = std::fs::write(&path, addresses.join("\n") + "\n") {
+        return fail(
+            err,
+            EXIT_USAGE,
+            format!("cannot write {}: {e}", path.display()),
+        );
+    }
+    let hostfile = Hostfile(path);
+    let rest = without_local(argv);
+    let mut children = Children(Vec::with_capacity(processes));
+    let mut forwarders = Vec::new();
+    let mut readers = Vec::new();
+    for process in 0..processes {
+        let spawned = Command::new(&exe)
+            .args(&rest)
+            .arg("--processes")
+            .arg(processes.to_string())
+            .arg("--process")
+            .arg(process.to_string())
+            .arg("--hostfile")
+            .arg(&hostfile.0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(e) => {
+                return fail(
+                    err,
+                    EXIT_ERROR,
+                    format!("cannot start process {process}: {e}"),
+                )
+            }
+        };
+        if let Some(stderr) = child.stderr.take() {
+            forwarders.push(std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                    eprintln!("[process {process}] {line}");
+                }
+            }));
+        }
+        if let Some(mut stdout) = child.stdout.take() {
+            readers.push(std::thread::spawn(move || {
+                let mut text = Vec::new();
+                let _ = stdout.read_to_end(&mut text);
+                text
+            }));
+        }
+        children.0.push(child);
+    }
+    let mut statuses: Vec<Option<i32>> = vec![None; processes];
+    let mut forwarded = false;
+    while statuses.iter().any(Option::is_none) {
+        for (child, status) in children.0.iter_mut().zip(&mut statuses) {
+            if status.is_none() {
+                match child.try_wait() {
+                    Ok(Some(s)) => *status = Some(s.code().unwrap_or(EXIT_ERROR)),
+                    Ok(None) => {}
+                    Err(_) => *status = Some(EXIT_ERROR),
+                }
+            }
+        }
+        if !forwarded && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            forwarded = true;
+            let running: Vec<String> = children
+                .0
+                .iter()
+                .zip(&statuses)
+                .filter(|(_, s)| s.is_none())
+                .map(|(c, _)| c.id().to_string())
+                .collect();
+            if !running.is_empty() {
+                let _ = Command::new("kill").arg("-TERM").args(&running).status();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let statuses: Vec<i32> = statuses
+        .into_iter()
+        .map(|s| s.unwrap_or(EXIT_ERROR))
+        .collect();
+    let reports: Vec<Vec<u8>> = readers
+        .into_iter()
+        .map(|r| r.join().unwrap_or_default())
+        .collect();
+    for forwarder in forwarders {
+        let _ = forwarder.join();
+    }
+    let _ = out.write_all(reports.first().map_or(&[][..], Vec::as_slice));
+    let _ = out.flush();
+    if statuses.iter().all(|&s| s == statuses[0]) {
+        statuses[0]
+    } else {
+        let listed: Vec<String> = statuses
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("process {i}: {s}"))
+            .collect();
+        fail(
+            err,
+            EXIT_ERROR,
+            format!(
+                "the processes ended differently (exit status {})",
+                listed.join(", ")
+            ),
+        )
+    }
+}

@@ -1,0 +1,225 @@
+//! The distributed checker: the breadth-first search hash-partitioned over processes (and
+//! threads) with timely dataflow.
+//!
+//! Every state has one owner among the run's `processes × workers` timely workers, chosen by
+//! [`searchcache::owner`] from the state's portable hash ([`search::portable_key`]: SipHash of
+//! its bincode encoding, the same on every machine). Each worker keeps the states it owns in its
+//! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, and sends every
+//! successor to its owner through timely's `exchange`; timely's progress tracking ends each
+//! level. The counts, depth and first violation level are those of one process; a
+//! counterexample is rebuilt across the workers' link logs and replayed before it is returned.
+//!
+//! ```no_run
+//! use modelcheck::distributed::{check, Cluster, DEFAULT_CONNECT_TIMEOUT};
+//! use modelcheck::models::two_phase::TwoPhase;
+//! use modelcheck::Options;
+//!
+//! // Process 1 of 2 (process 0 runs the same with `process: 0`).
+//! let cluster = Cluster {
+//!     addresses: vec!["10.0.0.1:2101".into(), "10.0.0.2:2101".into()],
+//!     process: 1,
+//!     workers: 1,
+//!     connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+//! };
+//! let report = check(TwoPhase::new(5)?, &Options::default(), &cluster)?;
+//! assert_eq!(report.report.stats.states, 8_832);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
+
+pub mod args;
+pub mod cluster;
+pub mod local;
+pub mod messages;
+pub mod report;
+pub mod search;
+pub mod wire;
+
+pub use cluster::{Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, MAX_WORKERS};
+
+use crate::bfs::Options;
+use crate::model::Model;
+use crate::Report;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::sync::Arc;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::ProcessBuilder;
+use timely::communication::{AllocatorBuilder, Hooks};
+use wire::{Counted, Traffic};
+
+/// One process's share of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProcessStats {
+    /// States its workers own.
+    pub states: u64,
+    /// Transitions of the states its workers expanded.
+    pub transitions: u64,
+    /// Bytes it wrote to its peers during the search (timely's frames: successors, summaries,
+    /// progress messages), counted on its sockets.
+    pub bytes_sent: u64,
+    /// Bytes it read from its peers during the search.
+    pub bytes_received: u64,
+    /// The most states of one level it held (its part of the widest level).
+    pub largest_frontier: u64,
+    /// Bytes of its visited storage (its workers' sets).
+    pub storage_bytes: u64,
+    /// Its peak resident memory (Linux's `VmHWM`, read after the search), when known.
+    pub peak_resident_bytes: Option<u64>,
+}
+
+/// What a distributed run found.
+pub struct DistributedReport<M: Model> {
+    /// The totals, verdict and union storage, as one process would report them.
+    pub report: Report<M>,
+    /// Per process, in process order.
+    pub processes: Vec<ProcessStats>,
+    /// Workers per process.
+    pub workers: usize,
+}
+
+/// Describes the run for the handshake: processes that would not check the same thing (model,
+/// size, mode, memory, deadlock and depth flags, checker version) refuse each other.
+pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
+    format!(
+        "modelcheck {} {} mode={} memory={} deadlock={} max-depth={:?}",
+        env!("CARGO_PKG_VERSION"),
+        model.name(),
+        options.mode.name(),
+        options.memory_bytes,
+        options.deadlock && model.deadlock_is_error(),
+        options.max_depth
+    )
+}
+
+/// Checks `model` as process `cluster.process` of the cluster, with `cluster.workers` timely
+/// workers here; every process of the cluster calls this with the same model and options, and
+/// every one gets the same report (the whole run's totals and per-process figures).
+///
+/// `model` may be shared (an `Arc`) with the caller, which keeps it for printing the trace.
+/// `options.memory_bytes` is this process's visited storage, split evenly over its workers;
+/// `options.threads` and `options.schedule` are not used (the workers are the threads).
+///
+/// Errors: a bad cluster or processes that disagree on the run ([`ClusterError::Usage`]), a peer
+/// not reached within `cluster.connect_timeout` or lost mid-run ([`ClusterError::Peer`], which
+/// names it: this process stops instead of waiting), a failure of this process
+/// ([`ClusterError::Other`]). A full visited set on any process is not an error here: every
+/// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the `--memory`
+/// to use.
+pub fn check<M>(
+    model: impl Into<Arc<M>>,
+    options: &Options,
+    cluster: &Cluster,
+) -> Result<DistributedReport<M>, ClusterError>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    let model: Arc<M> = model.into();
+    cluster.validate()?;
+    let workers = cluster.workers;
+    let traffic = Arc::new(Traffic::default());
+    let (builders, comms) = if cluster.processes() == 1 {
+        let (builders, _) = timely::CommunicationConfig::Process(workers)
+            .try_build()
+            .map_err(ClusterError::Other)?;
+        (builders, None)
+    } else {
+        let streams = cluster.connect(&run_description(&*model, options))?;
+        let mut counted = Vec::new();
+        for (peer, stream) in streams.into_iter().enumerate() {
+            counted.push(match stream {
+                Some(stream) => {
+                    let copy = stream
+                        .try_clone()
+                        .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+                    traffic.keep(copy);
+                    Some(Counted::new(stream, peer, Arc::clone(&traffic)))
+                }
+                None => None,
+            });
+        }
+        let hooks = Hooks::default();
+        let local = ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), None);
+        let (tcp, comms) =
+            initialize_networking_from_sockets(local, counted, cluster.process, workers, hooks)
+                .map_err(|e| ClusterError::Other(format!("timely networking: {e}")))?;
+        let builders = tcp.into_iter().map(AllocatorBuilder::Tcp).collect();
+        (builders, Some(comms))
+    };
+
+    let shared_model = Arc::clone(&model);
+    let shared_traffic = Arc::clone(&traffic);
+    let options = options.clone();
+    let guards = timely::execute::execute_from(
+        builders,
+        Box::new(()),
+        timely::WorkerConfig::default(),
+        move |worker| {
+            let setup = search::Setup {
+                model: &*shared_model,
+                options: &options,
+                workers,
+                traffic: &shared_traffic,
+            };
+            let result = search::run(worker, &setup);
+            if result.is_err() {
+                // Let the peers know at once, and end this worker without waiting for
+                // progress that will not come.
+                shared_traffic.close_all();
+                for dataflow in worker.installed_dataflows() {
+                    worker.drop_dataflow(dataflow);
+                }
+            }
+            result
+        },
+    )
+    .map_err(ClusterError::Other)?;
+    let results = guards.join();
+
+    let peer_fault = || {
+        traffic.fault().map(|(process, what)| ClusterError::Peer {
+            process,
+            address: cluster.addresses[process].clone(),
+            what: format!("{what}; this process stopped"),
+        })
+    };
+    let mut first = None;
+    let mut failure = None;
+    for result in results {
+        match result {
+            Ok(Ok(Some(result))) => first = Some(result),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => {
+                let fault = peer_fault().unwrap_or(ClusterError::Other(e));
+                failure = failure.or(Some(fault));
+            }
+            Err(panic) => {
+                let fault = peer_fault()
+                    .unwrap_or_else(|| ClusterError::Other(format!("a worker failed: {panic}")));
+                failure = failure.or(Some(fault));
+            }
+        }
+    }
+    if let Some(failure) = failure {
+        // Close every socket so that the peers see it at once, and leave timely's
+        // communication threads behind (parked by `Counted`): joining them would wait forever.
+        traffic.close_all();
+        std::mem::forget(comms);
+        return Err(failure);
+    }
+    if let Some(comms) = comms {
+        // Joins timely's send and receive threads, which end with the peers' clean shutdown.
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(comms))).is_err() {
+            return Err(peer_fault()
+                .unwrap_or_else(|| ClusterError::Other("a communication thread failed".into())));
+        }
+    }
+    let result = first.ok_or_else(|| ClusterError::Other("no worker reported".into()))?;
+    Ok(DistributedReport {
+        report: result.report,
+        processes: result.processes,
+        workers,
+    })
+}

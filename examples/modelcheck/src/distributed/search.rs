@@ -1,0 +1,681 @@
+//! One timely worker's part of the distributed search: it owns the states whose
+//! [`searchcache::owner`] is its index, keeps them in its own visited set, expands its frontier
+//! level by level, and sends every successor to its owner through timely's `exchange`.
+//!
+//! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
+//! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
+//!    every worker has inserted every successor meant for it, and its new states are its part
+//!    of level `d + 1`;
+//! 2. a summary per worker to every worker (new states, a deadlock or violation, a full table,
+//!    totals), at the next epoch of the control input: every worker then takes the same
+//!    decision (go on, stop at a counterexample, stop with an error).
+//!
+//! A counterexample is rebuilt with one control round per step back: the owner of the state
+//! broadcasts its link (parent's worker, parent's index, step position), which names the next
+//! owner to ask; then the process's first worker replays the path against the model.
+
+use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
+use super::wire::Traffic;
+use super::ProcessStats;
+use crate::bfs::{Options, Stats, Verdict};
+use crate::model::{Invariant, Model};
+use crate::trace::{replay, Failure};
+use crate::visited::Storage;
+use crate::visited::{TableFull, Visited};
+use crate::Report;
+use searchcache::{owner, StateHash};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::operators::{Exchange, Operator, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::worker::Worker;
+
+/// States expanded between two steps of the worker, so that successors keep flowing to their
+/// owners (and into their sets) while a level is expanded, instead of queueing.
+const STEP_EVERY: usize = 256;
+
+/// How long a waiting worker parks before it looks for a lost peer again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The message of a run that lost a peer (the peer itself is in [`Traffic::fault`]).
+const LOST: &str = "a peer was lost";
+
+/// Steps `worker` until `probe` has passed `epoch`; `Err` when a peer is lost meanwhile.
+fn wait_for(
+    worker: &mut Worker,
+    probe: &ProbeHandle<u64>,
+    epoch: u64,
+    traffic: &Traffic,
+) -> Result<(), String> {
+    while probe.less_than(&epoch) {
+        if traffic.fault().is_some() {
+            return Err(LOST.into());
+        }
+        worker.step_or_park(Some(POLL));
+    }
+    Ok(())
+}
+
+/// The link recorded for an initial state's parent worker.
+const INITIAL: u16 = u16::MAX;
+
+/// The portable hash of a state: SipHash-2-4 ([`StateHash::portable`]) of its bincode encoding,
+/// identical on every machine and build, so every process agrees on every state's owner.
+pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
+    buffer.clear();
+    bincode::serialize_into(&mut *buffer, state)
+        .map_err(|e| format!("cannot serialize a state: {e}"))?;
+    Ok(StateHash::portable(buffer))
+}
+
+/// One level's trace links of one worker, in the order of its part of the level.
+#[derive(Default)]
+struct Links {
+    parent_worker: Vec<u16>,
+    parent: Vec<u32>,
+    ordinal: Vec<u16>,
+}
+
+impl Links {
+    fn push(&mut self, parent_worker: u16, parent: u32, ordinal: u16) {
+        self.parent_worker.push(parent_worker);
+        self.parent.push(parent);
+        self.ordinal.push(ordinal);
+    }
+
+    fn bytes(&self) -> usize {
+        self.parent_worker.capacity() * 2 + self.parent.capacity() * 4 + self.ordinal.capacity() * 2
+    }
+}
+
+/// A new state that violates an invariant: its index in the level, the invariant, the state.
+type Violation<S> = (u32, String, S);
+
+/// A worker's part of a level, once its successors are in: states, links, a violation.
+type Level<S> = (Vec<S>, Links, Option<Violation<S>>);
+
+/// Control messages received, with the epoch they were sent at.
+type Inbox<S> = Rc<RefCell<Vec<(u64, Control<S>)>>>;
+
+/// What the insert operator fills while a level's successors arrive.
+struct Owned<M: Model> {
+    visited: Visited<M::State>,
+    invariants: Vec<Invariant<M::State>>,
+    /// New states, in arrival order: this worker's part of the next level.
+    next: Vec<M::State>,
+    links: Links,
+    violation: Option<Violation<M::State>>,
+    full: Option<WireFull>,
+    error: Option<String>,
+    looked_up: u64,
+}
+
+impl<M: Model> Owned<M> {
+    fn insert(&mut self, key: StateHash, state: M::State, parent_worker: u16, parent: u32, k: u16) {
+        self.looked_up += 1;
+        if self.full.is_some() || self.error.is_some() {
+            return;
+        }
+        match self.visited.insert(&state, key) {
+            Ok(false) => {}
+            Ok(true) => {
+                let index = self.next.len();
+                if index >= u32::MAX as usize {
+                    self.error = Some(format!(
+                        "a worker's part of a level holds {index} states; the trace log \
+                         indexes at most {}",
+                        u32::MAX
+                    ));
+                    return;
+                }
+                if self.violation.is_none() {
+                    if let Some(inv) = self.invariants.iter().find(|inv| !(inv.holds)(&state)) {
+                        self.violation = Some((index as u32, inv.name.to_string(), state.clone()));
+                    }
+                }
+                self.next.push(state);
+                self.links.push(parent_worker, parent, k);
+            }
+            Err(full) => {
+                self.full = Some(WireFull {
+                    capacity: full.capacity as u64,
+                    bytes_per_state: full.bytes_per_state as u64,
+                    load: full.load,
+                });
+            }
+        }
+    }
+
+    /// Takes this level's results, leaving empty buffers for the next level's arrivals.
+    fn take_level(&mut self) -> Level<M::State> {
+        (
+            std::mem::take(&mut self.next),
+            std::mem::take(&mut self.links),
+            self.violation.take(),
+        )
+    }
+}
+
+/// Where a counterexample ends: the owner, the level, the index in the owner's part.
+#[derive(Clone, Copy)]
+struct Location {
+    worker: usize,
+    level: usize,
+    index: u32,
+}
+
+/// What the process's first worker returns.
+pub struct WorkerResult<M: Model> {
+    /// The totals and verdict, as one process would report them.
+    pub report: Report<M>,
+    /// Per process.
+    pub processes: Vec<ProcessStats>,
+}
+
+/// The parameters every worker of the run shares.
+pub struct Setup<'a, M: Model> {
+    /// The model.
+    pub model: &'a M,
+    /// The search options (`memory_bytes` is this process's, split over its workers).
+    pub options: &'a Options,
+    /// Workers per process.
+    pub workers: usize,
+    /// This process's socket counters.
+    pub traffic: &'a Traffic,
+}
+
+/// Runs one worker's part of the search. Returns the report on the process's first worker
+/// (`None` on the others), or an error message.
+pub fn run<M>(worker: &mut Worker, setup: &Setup<'_, M>) -> Result<Option<WorkerResult<M>>, String>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    let started = Instant::now();
+    let Setup {
+        model,
+        options,
+        workers,
+        traffic,
+    } = *setup;
+    let me = worker.index();
+    let peers = worker.peers();
+    let first_of_process = me.is_multiple_of(workers);
+    let memory = (options.memory_bytes / workers).max(1);
+    let visited = Visited::new(options.mode, memory, options.hashes)?;
+    let owned = Rc::new(RefCell::new(Owned::<M> {
+        visited,
+        invariants: model.invariants(),
+        next: Vec::new(),
+        links: Links::default(),
+        violation: None,
+        full: None,
+        error: None,
+        looked_up: 0,
+    }));
+    let inbox: Inbox<M::State> = Rc::default();
+    let mut states_in =
+        InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
+    let mut control_in =
+        InputHandle::<u64, CapacityContainerBuilder<Vec<(u16, Control<M::State>)>>>::new();
+    let states_probe = ProbeHandle::new();
+    let control_probe = ProbeHandle::new();
+    worker.dataflow::<u64, _, _>(|scope| {
+        let insert_into = Rc::clone(&owned);
+        states_in
+            .to_stream(scope)
+            .exchange(move |s: &Successor<M::State>| owner(s.hash(), peers) as u64)
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Insert", |_, _| {
+                move |input, _output| {
+                    input.for_each(|_time, data| {
+                        let mut owned = insert_into.borrow_mut();
+                        // A batch is a few hundred successors: load all their lines first, so
+                        // that the inserts' cache misses overlap instead of queueing.
+                        for s in data.iter() {
+                            owned.visited.prefetch(s.hash());
+                        }
+                        for s in data.drain(..) {
+                            let key = s.hash();
+                            owned.insert(key, s.state, s.parent_worker, s.parent, s.ordinal);
+                        }
+                    });
+                }
+            })
+            .probe_with(&states_probe);
+        let deliver_to = Rc::clone(&inbox);
+        control_in
+            .to_stream(scope)
+            .exchange(|(to, _): &(u16, Control<M::State>)| *to as u64)
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Deliver", |_, _| {
+                move |input, _output| {
+                    input.for_each(|time, data| {
+                        let epoch = time.least().copied().unwrap_or(0);
+                        let mut inbox = deliver_to.borrow_mut();
+                        inbox.extend(data.drain(..).map(|(_, c)| (epoch, c)));
+                    });
+                }
+            })
+            .probe_with(&control_probe);
+    });
+
+    let mut control_epoch = 0u64;
+    // One control round: send `messages`, close the epoch, wait until every worker's messages
+    // of it have arrived, and return them (later epochs' early arrivals stay in the inbox).
+    let mut round = |worker: &mut Worker,
+                     messages: Vec<(u16, Control<M::State>)>|
+     -> Result<Vec<Control<M::State>>, String> {
+        for message in messages {
+            control_in.send(message);
+        }
+        control_epoch += 1;
+        control_in.advance_to(control_epoch);
+        wait_for(worker, &control_probe, control_epoch, traffic)?;
+        let mut inbox = inbox.borrow_mut();
+        let (now, later): (Vec<_>, Vec<_>) = inbox
+            .drain(..)
+            .partition(|(epoch, _)| *epoch < control_epoch);
+        *inbox = later;
+        Ok(now.into_iter().map(|(_, c)| c).collect())
+    };
+    let broadcast = |control: Control<M::State>| -> Vec<(u16, Control<M::State>)> {
+        (0..peers).map(|to| (to as u16, control.clone())).collect()
+    };
+
+    let deadlock_is_error = options.deadlock && model.deadlock_is_error();
+    let mut buffer = Vec::new();
+    let mut error: Option<String> = None;
+    // Level 0: the initial states this worker owns.
+    for (i, state) in model.initial_states().into_iter().enumerate() {
+        match portable_key(&state, &mut buffer) {
+            Ok(key) if owner(key, peers) == me => {
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                owned.borrow_mut().insert(key, state, INITIAL, i, 0);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+
+    let mut log: Vec<Links> = Vec::new();
+    let mut stats = Stats::default();
+    let mut totals = Totals::default();
+    let mut process_states = vec![0u64; peers / workers];
+    let mut process_transitions = vec![0u64; peers / workers];
+    let mut process_frontier = vec![0u64; peers / workers];
+    let mut last: Vec<Summary<M::State>> = Vec::new();
+    let mut frontier: Vec<M::State> = Vec::new();
+    let mut level = 0usize;
+    let mut deadlock: Option<(u32, M::State)> = None;
+    let mut successors = Vec::new();
+    let stopped = || {
+        options
+            .stop
+            .as_deref()
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    let mut interrupted = false;
+    let mut interrupted_midway = false;
+    let (verdict, found) = loop {
+        // This level's states are in: take them, and tell every worker what happened.
+        let (next, links, violation) = owned.borrow_mut().take_level();
+        {
+            let owned = owned.borrow();
+            totals.states += next.len() as u64;
+            totals.looked_up = owned.looked_up;
+            totals.trace_bytes =
+                (log.iter().map(Links::bytes).sum::<usize>() + links.bytes()) as u64;
+            if first_of_process {
+                totals.bytes_sent = traffic.sent();
+                totals.bytes_received = traffic.received();
+            }
+            if error.is_none() {
+                error = owned.error.clone();
+            }
+        }
+        let summary = Summary {
+            worker: me as u16,
+            new_states: next.len() as u64,
+            deadlock: deadlock.take(),
+            violation,
+            full: owned.borrow().full.clone(),
+            interrupted,
+            error: error.clone(),
+            totals: totals.clone(),
+        };
+        let mut summaries: Vec<Summary<M::State>> =
+            round(worker, broadcast(Control::Summary(summary)))?
+                .into_iter()
+                .filter_map(|c| match c {
+                    Control::Summary(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+        summaries.sort_by_key(|s| s.worker);
+        if summaries.len() != peers {
+            break (
+                Verdict::Error(format!(
+                    "level {level}: {} of {peers} workers' summaries arrived",
+                    summaries.len()
+                )),
+                None,
+            );
+        }
+        let width: u64 = summaries.iter().map(|s| s.new_states).sum();
+        interrupted_midway = level > 0 && summaries.iter().any(|s| s.interrupted);
+        stats.states += width;
+        for (p, frontier_peak) in process_frontier.iter_mut().enumerate() {
+            let part: u64 = summaries[p * workers..(p + 1) * workers]
+                .iter()
+                .map(|s| s.new_states)
+                .sum();
+            *frontier_peak = (*frontier_peak).max(part);
+        }
+        log.push(links);
+        frontier = next;
+        last = summaries;
+        if width > 0 {
+            stats.depth = level;
+        }
+        if options.progress && me == 0 && width > 0 && started.elapsed() > Duration::from_secs(1) {
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "depth {level:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
+                stats.states,
+                stats.states as f64 / secs
+            );
+        }
+        // Every worker decides the same from the same summaries: the shallowest error first
+        // (a deadlock in the level just expanded), then the lowest worker's.
+        if let Some(s) = last.iter().find(|s| s.deadlock.is_some()) {
+            let (index, state) = s.deadlock.clone().expect("found above");
+            let at = Location {
+                worker: s.worker as usize,
+                level: level - 1,
+                index,
+            };
+            break (Verdict::Complete, Some((at, Failure::Deadlock, state)));
+        }
+        if let Some(s) = last.iter().find(|s| s.violation.is_some()) {
+            let (index, name, state) = s.violation.clone().expect("found above");
+            let invariants = model.invariants();
+            let name = invariants.iter().map(|i| i.name).find(|n| *n == name);
+            let Some(name) = name else {
+                break (
+                    Verdict::Error(format!("an unknown invariant `{name:?}`")),
+                    None,
+                );
+            };
+            let at = Location {
+                worker: s.worker as usize,
+                level,
+                index,
+            };
+            break (
+                Verdict::Complete,
+                Some((at, Failure::Invariant(name), state)),
+            );
+        }
+        if let Some(full) = last.iter().find_map(|s| s.full.clone()) {
+            // The set of one worker filled: a process's storage is its workers' sets.
+            let full = TableFull {
+                mode: options.mode,
+                capacity: full.capacity as usize * workers,
+                bytes_per_state: full.bytes_per_state as usize,
+                memory_bytes: options.memory_bytes,
+                load: full.load,
+                level,
+                states: stats.states - width,
+            };
+            stats.states -= width;
+            stats.depth = level.saturating_sub(1);
+            break (Verdict::Full(full), None);
+        }
+        if let Some(s) = last.iter().find(|s| s.error.is_some()) {
+            let message = format!(
+                "worker {}: {}",
+                s.worker,
+                s.error.clone().unwrap_or_default()
+            );
+            break (Verdict::Error(message), None);
+        }
+        if last.iter().any(|s| s.interrupted) {
+            // Whole levels only: the one being generated when the signal came is not counted.
+            if interrupted_midway {
+                stats.states -= width;
+                stats.depth = level.saturating_sub(1);
+            }
+            break (Verdict::Interrupted, None);
+        }
+        if width == 0 {
+            break (Verdict::Complete, None);
+        }
+        if options.max_depth.is_some_and(|max| level >= max) {
+            break (Verdict::DepthLimit, None);
+        }
+
+        // Expand this worker's part of the level; successors go to their owners as they are
+        // made, and the worker steps now and then so that they are inserted as they arrive.
+        // A stop request ends the expansion at the next step; the level is then not counted.
+        totals.transitions_done = totals.transitions;
+        for (i, state) in frontier.iter().enumerate() {
+            successors.clear();
+            model.successors(state, &mut successors);
+            if successors.is_empty() && deadlock_is_error {
+                deadlock.get_or_insert((i as u32, state.clone()));
+                continue;
+            }
+            if successors.len() > u16::MAX as usize {
+                error.get_or_insert(format!(
+                    "a state has {} successors; the trace log records at most {}",
+                    successors.len(),
+                    u16::MAX
+                ));
+                continue;
+            }
+            totals.transitions += successors.len() as u64;
+            for (k, (_, next)) in successors.drain(..).enumerate() {
+                match portable_key(&next, &mut buffer) {
+                    Ok(key) => states_in.send(Successor {
+                        index: key.index,
+                        signature: key.signature,
+                        state: next,
+                        parent_worker: me as u16,
+                        parent: i as u32,
+                        ordinal: k as u16,
+                    }),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+            if i % STEP_EVERY == STEP_EVERY - 1 {
+                if traffic.fault().is_some() {
+                    return Err(LOST.into());
+                }
+                if stopped() {
+                    interrupted = true;
+                    break;
+                }
+                worker.step();
+            }
+        }
+        interrupted |= stopped();
+        level += 1;
+        states_in.advance_to(level as u64);
+        wait_for(worker, &states_probe, level as u64, traffic)?;
+    };
+    drop(frontier);
+
+    // Totals over every worker, from the last summaries; a level cut short by a full table
+    // or an interrupt is not counted (whole levels only, as the single-process search does).
+    let cut_short = matches!(verdict, Verdict::Full(_))
+        || (matches!(verdict, Verdict::Interrupted) && interrupted_midway);
+    let transitions = |t: &Totals| {
+        if cut_short && !matches!(verdict, Verdict::Full(_)) {
+            t.transitions_done
+        } else {
+            t.transitions
+        }
+    };
+    for s in &last {
+        let p = s.worker as usize / workers;
+        process_states[p] += s.totals.states - if cut_short { s.new_states } else { 0 };
+        process_transitions[p] += transitions(&s.totals);
+    }
+    stats.transitions = last.iter().map(|s| transitions(&s.totals)).sum();
+    stats.trace_bytes = last.iter().map(|s| s.totals.trace_bytes as usize).sum();
+
+    // A counterexample: one control round per step back, then the replay.
+    let verdict = match found {
+        None => verdict,
+        Some((at, failure, state)) => {
+            let mut at = at;
+            let mut ordinals = Vec::with_capacity(at.level);
+            let mut initial = None;
+            loop {
+                let messages = if at.worker == me {
+                    let links = &log[at.level];
+                    let i = at.index as usize;
+                    broadcast(Control::Link {
+                        parent_worker: links.parent_worker[i],
+                        parent: links.parent[i],
+                        ordinal: links.ordinal[i],
+                    })
+                } else {
+                    Vec::new()
+                };
+                let link = round(worker, messages)?.into_iter().find_map(|c| match c {
+                    Control::Link {
+                        parent_worker,
+                        parent,
+                        ordinal,
+                    } => Some((parent_worker, parent, ordinal)),
+                    _ => None,
+                });
+                let Some((parent_worker, parent, ordinal)) = link else {
+                    break;
+                };
+                if at.level == 0 {
+                    initial = Some(parent as usize);
+                    break;
+                }
+                ordinals.push(ordinal);
+                at = Location {
+                    worker: parent_worker as usize,
+                    level: at.level - 1,
+                    index: parent,
+                };
+            }
+            ordinals.reverse();
+            match initial {
+                None => Verdict::Error("the trace log has no path to the failing state".into()),
+                Some(_) if !first_of_process => Verdict::Complete,
+                Some(initial) => match replay(model, initial, &ordinals, failure, &state) {
+                    Ok(trace) => Verdict::Counterexample(trace),
+                    Err(e) => Verdict::Error(e),
+                },
+            }
+        }
+    };
+    // Every worker's storage figures, to every worker (bitstate's are counted once, here).
+    let mine = owned.borrow().visited.storage(totals.looked_up);
+    let figures = WireStorage {
+        worker: me as u16,
+        table_bytes: mine.table_bytes as u64,
+        slots: mine.slots as u64,
+        stored: mine.stored,
+        bytes_per_state: mine.bytes_per_state,
+        fill: mine.fill,
+        omission: mine.omission.value,
+        reached_missed: mine.reached_missed,
+        tlc_optimistic: mine.tlc_optimistic,
+        peak_resident_bytes: crate::report::peak_resident_bytes(),
+    };
+    let mut storages: Vec<WireStorage> = round(worker, broadcast(Control::Storage(figures)))?
+        .into_iter()
+        .filter_map(|c| match c {
+            Control::Storage(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    storages.sort_by_key(|s| s.worker);
+    stats.elapsed = started.elapsed();
+    if !first_of_process {
+        return Ok(None);
+    }
+    if storages.len() != peers {
+        return Err(format!(
+            "{} of {peers} workers' storage figures arrived",
+            storages.len()
+        ));
+    }
+    let union = union_storage(mine, &storages);
+    let processes = (0..peers / workers)
+        .map(|p| {
+            let first = &last[p * workers].totals;
+            ProcessStats {
+                states: process_states[p],
+                transitions: process_transitions[p],
+                bytes_sent: first.bytes_sent,
+                bytes_received: first.bytes_received,
+                largest_frontier: process_frontier[p],
+                peak_resident_bytes: storages[p * workers].peak_resident_bytes,
+                storage_bytes: storages[p * workers..(p + 1) * workers]
+                    .iter()
+                    .map(|s| s.table_bytes)
+                    .sum(),
+            }
+        })
+        .collect();
+    stats.frontier_peak_bytes = process_frontier.iter().copied().max().unwrap_or(0) as usize
+        * std::mem::size_of::<M::State>();
+    Ok(Some(WorkerResult {
+        report: Report {
+            stats,
+            verdict,
+            storage: Some(union),
+            checkpoints: None,
+        },
+        processes,
+    }))
+}
+
+/// The visited storage of the whole run, as one set would report it: sizes and states summed,
+/// fill over the sum of the slots, and the bounds over the union.
+///
+/// A state can only be missed by its owner's set, so the probability that any set made the
+/// search miss a state is at most the sum of the sets' bounds (each one [`Storage::omission`]
+/// of its set, capped at 1). Bitstate's fraction of reached states missed is the states-weighted
+/// mean of the sets'; TLC's figure is a sum over the sets. Each set has one inserting thread,
+/// so no state is reported new twice.
+fn union_storage(mine: Storage, all: &[WireStorage]) -> Storage {
+    let stored: u64 = all.iter().map(|s| s.stored).sum();
+    let slots: u64 = all.iter().map(|s| s.slots).sum();
+    let weighted = |f: fn(&WireStorage) -> Option<f64>| -> Option<f64> {
+        let parts: Option<Vec<f64>> = all
+            .iter()
+            .map(|s| f(s).map(|v| v * s.stored as f64))
+            .collect();
+        parts.map(|p| p.iter().sum::<f64>() / stored.max(1) as f64)
+    };
+    let mut omission = mine.omission;
+    omission.value = all.iter().map(|s| s.omission).sum::<f64>().min(1.0);
+    Storage {
+        table_bytes: all.iter().map(|s| s.table_bytes as usize).sum(),
+        slots: slots as usize,
+        stored,
+        fill: all.iter().map(|s| s.fill * s.slots as f64).sum::<f64>() / slots.max(1) as f64,
+        omission,
+        reached_missed: weighted(|s| s.reached_missed),
+        tlc_optimistic: all.iter().map(|s| s.tlc_optimistic).sum(),
+        may_report_new_twice: false,
+        ..mine
+    }
+}

@@ -1,0 +1,487 @@
+//! The distributed checker as users run it: `--local N`, processes started by hand with a
+//! hostfile on free loopback ports, and a process killed mid-run. Every child has a deadline
+//! and is killed when its test ends.
+
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const EXIT_OK: i32 = 0;
+const EXIT_COUNTEREXAMPLE: i32 = 1;
+const EXIT_USAGE: i32 = 2;
+const EXIT_ERROR: i32 = 3;
+
+/// The longest any child may run before its test fails (a hang is a failure, not a wait).
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// Children of one test, killed on drop (a failed assertion included).
+struct Processes(Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn modelcheck(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_modelcheck"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Waits for `child` until the deadline; returns its status, stdout and stderr.
+fn finish(child: &mut Child, deadline: Instant) -> (i32, String, String) {
+    let mut stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(mut stderr) = stderr {
+            let _ = stderr.read_to_string(&mut s);
+        }
+        s
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code().unwrap_or(-1);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "a process did not end in time: a hang"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, out.join().unwrap(), err.join().unwrap())
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let mut processes = Processes(vec![modelcheck(args).spawn().expect("start")]);
+    finish(&mut processes.0[0], Instant::now() + DEADLINE)
+}
+
+/// The number after `key: ` in a report.
+fn field(report: &str, key: &str) -> u64 {
+    let prefix = format!("{key}: ");
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
+}
+
+/// A hostfile of `n` free loopback ports, removed on drop.
+struct Hostfile {
+    path: PathBuf,
+    addresses: Vec<String>,
+}
+
+impl Hostfile {
+    fn new(name: &str, n: usize) -> Hostfile {
+        let listeners: Vec<TcpListener> = (0..n)
+            .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+            .collect();
+        let addresses: Vec<String> = listeners
+            .iter()
+            .map(|l| l.local_addr().unwrap().to_string())
+            .collect();
+        let path = std::env::temp_dir().join(format!(
+            "modelcheck-test-{name}-{}-{}.txt",
+            std::process::id(),
+            addresses[0].replace([':', '.'], "_")
+        ));
+        std::fs::write(&path, addresses.join("\n") + "\n").expect("hostfile");
+        Hostfile { path, addresses }
+    }
+
+    fn path(&self) -> &str {
+        self.path.to_str().expect("UTF-8 path")
+    }
+}
+
+impl Drop for Hostfile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Done-when: `modelcheck 2pc 5 --local 2` reports 8,832 states and 58,145 transitions.
+#[test]
+fn local_2pc_5_counts_as_one() {
+    for processes in ["2", "3"] {
+        let (status, out, err) = run(&["2pc", "5", "--local", processes, "--quiet"]);
+        assert_eq!(status, EXIT_OK, "{out}{err}");
+        assert_eq!(field(&out, "states"), 8_832, "{out}");
+        assert_eq!(field(&out, "transitions"), 58_145, "{out}");
+        assert!(
+            out.contains(&format!("cluster: {processes} processes")),
+            "{out}"
+        );
+        assert!(out.contains("partition skew"), "{out}");
+    }
+}
+
+/// Done-when: `modelcheck philosophers 5 --local 3` reports the deadlock with a checked 5-step
+/// trace.
+#[test]
+fn local_philosophers_5_deadlock_trace() {
+    let (status, out, err) = run(&["philosophers", "5", "--local", "3", "--quiet"]);
+    assert_eq!(status, EXIT_COUNTEREXAMPLE, "{out}{err}");
+    assert!(out.contains("result: Deadlock after 5 steps"), "{out}");
+    assert!(out.contains("trace (replayed and checked):"), "{out}");
+    assert!(out.contains("  5: "), "{out}");
+}
+
+/// Processes started by hand, with a hostfile: one of them 2 workers' worth of timely
+/// configuration each.
+#[test]
+fn processes_with_a_hostfile_count_as_one() {
+    let hosts = Hostfile::new("counts", 2);
+    let mut processes = Processes(Vec::new());
+    for process in ["0", "1"] {
+        let args = [
+            "puzzle",
+            "3",
+            "--processes",
+            "2",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.path(),
+            "--workers",
+            "2",
+            "--quiet",
+            "--memory",
+            "16",
+        ];
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    let deadline = Instant::now() + DEADLINE;
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, EXIT_OK, "{out}{err}");
+        assert_eq!(field(&out, "states"), 181_440, "{out}");
+        assert_eq!(field(&out, "transitions"), 483_840, "{out}");
+        assert_eq!(field(&out, "depth"), 31, "{out}");
+    }
+}
+
+/// Killing one of three processes mid-run ends the other two with an error that names it.
+#[test]
+fn a_killed_process_stops_the_others_with_its_name() {
+    let hosts = Hostfile::new("kill", 3);
+    let mut processes = Processes(Vec::new());
+    for process in ["0", "1", "2"] {
+        let args = [
+            "2pc",
+            "9",
+            "--processes",
+            "3",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.path(),
+            "--memory",
+            "128",
+        ];
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    // Process 0 prints a progress line once the search has run for a second: it is mid-run.
+    let stderr = processes.0[0].stderr.take().expect("piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let first = lines.next().expect("a progress line").expect("UTF-8");
+    assert!(first.starts_with("depth"), "{first}");
+    processes.0[2].kill().expect("kill process 2");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+    let (status, out, _) = finish(&mut processes.0[0], deadline);
+    let rest = rest.join().expect("stderr").join("\n");
+    println!("process 0: {rest}");
+    assert_eq!(status, EXIT_ERROR, "{out}{rest}");
+    assert!(
+        rest.contains(&format!("error: process 2 ({})", hosts.addresses[2])),
+        "{rest}"
+    );
+    let (status, out, err) = finish(&mut processes.0[1], deadline);
+    assert_eq!(status, EXIT_ERROR, "{out}{err}");
+    assert!(
+        err.contains(&format!("error: process 2 ({})", hosts.addresses[2])),
+        "{err}"
+    );
+    assert!(
+        !err.contains("panicked") && !rest.contains("panicked"),
+        "{err}"
+    );
+    println!("process 1: {err}");
+}
+
+#[test]
+fn bad_distribution_flags_are_usage_errors() {
+    let hosts = Hostfile::new("usage", 2);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "2pc",
+                "--processes",
+                "2",
+                "--process",
+                "2",
+                "--hostfile",
+                hosts.path(),
+            ],
+            "--process 2 is out of range",
+        ),
+        (
+            &[
+                "2pc",
+                "--processes",
+                "3",
+                "--process",
+                "0",
+                "--hostfile",
+                hosts.path(),
+            ],
+            "lists 2 addresses; --processes is 3",
+        ),
+        (
+            &[
+                "2pc",
+                "--processes",
+                "2",
+                "--process",
+                "0",
+                "--hostfile",
+                "/nonexistent/hosts",
+            ],
+            "cannot read the hostfile",
+        ),
+        (&["2pc", "--processes", "2", "--process", "0"], "--hostfile"),
+        (
+            &["2pc", "--local", "2", "--threads", "2"],
+            "cannot be used with",
+        ),
+        (&["2pc", "--local", "0"], "takes 1 to 1024 processes"),
+        (&["2pc", "--workers", "0"], "takes 1 to 1024 workers"),
+        (
+            &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
+            "distributed runs do not write checkpoints",
+        ),
+    ];
+    for (args, message) in cases {
+        let (status, out, err) = run(args);
+        assert_eq!(status, EXIT_USAGE, "{args:?}:\n{out}{err}");
+        assert!(
+            err.contains(message),
+            "{args:?}: expected `{message}` in:\n{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// Processes started with a different N, or a different model size, refuse each other.
+#[test]
+fn processes_that_disagree_are_usage_errors() {
+    let hosts = Hostfile::new("disagree", 2);
+    for (first, second, message) in [
+        (
+            ["2pc", "4"],
+            ["2pc", "5"],
+            "every process needs the same model",
+        ),
+        (
+            ["2pc", "4"],
+            ["philosophers", "4"],
+            "every process needs the same model",
+        ),
+    ] {
+        let mut processes = Processes(Vec::new());
+        for (process, model) in [("0", first), ("1", second)] {
+            let args = [
+                model[0],
+                model[1],
+                "--processes",
+                "2",
+                "--process",
+                process,
+                "--hostfile",
+                hosts.path(),
+                "--quiet",
+                "--memory",
+                "8",
+            ];
+            processes.0.push(modelcheck(&args).spawn().expect("start"));
+        }
+        let deadline = Instant::now() + DEADLINE;
+        for child in &mut processes.0 {
+            let (status, out, err) = finish(child, deadline);
+            assert_eq!(status, EXIT_USAGE, "{out}{err}");
+            assert!(err.contains(message), "{err}");
+        }
+    }
+    // Another N: the three-process hostfile's first two addresses are the two-process one's.
+    let three = Hostfile::new("disagree3", 3);
+    std::fs::write(
+        &hosts.path,
+        format!("{}\n{}\n", three.addresses[0], three.addresses[1]),
+    )
+    .unwrap();
+    let mut processes = Processes(Vec::new());
+    for (n, file, process) in [("3", three.path(), "0"), ("2", hosts.path(), "1")] {
+        let args = [
+            "2pc",
+            "4",
+            "--processes",
+            n,
+            "--process",
+            process,
+            "--hostfile",
+            file,
+            "--quiet",
+            "--memory",
+            "8",
+            "--connect-timeout",
+            "10",
+        ];
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    let deadline = Instant::now() + DEADLINE;
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, EXIT_USAGE, "{out}{err}");
+        assert!(err.contains("was started with --processes"), "{err}");
+    }
+}
+
+/// A peer that never starts is named after --connect-timeout, instead of a wait forever.
+#[test]
+fn an_unreachable_peer_is_an_error_naming_it() {
+    let hosts = Hostfile::new("unreachable", 2);
+    let args = [
+        "2pc",
+        "3",
+        "--processes",
+        "2",
+        "--process",
+        "1",
+        "--hostfile",
+        hosts.path(),
+        "--connect-timeout",
+        "1",
+    ];
+    let (status, out, err) = run(&args);
+    assert_eq!(status, EXIT_ERROR, "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "error: process 0 ({}) could not be reached within 1 s",
+            hosts.addresses[0]
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_documents_the_distribution_flags() {
+    let (status, out, _) = run(&["--help"]);
+    assert_eq!(status, EXIT_OK);
+    for flag in [
+        "--processes",
+        "--process",
+        "--hostfile",
+        "--workers",
+        "--local",
+        "--connect-timeout",
+        "timely's -n",
+    ] {
+        assert!(out.contains(flag), "{flag} in:\n{out}");
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(status.success());
+}
+
+/// SIGINT to every process mid-run: each stops at a level boundary with the interrupted report
+/// of the whole run (exit 5), and they agree on it.
+#[test]
+fn an_interrupt_reports_every_process() {
+    let hosts = Hostfile::new("interrupt", 2);
+    let mut processes = Processes(Vec::new());
+    for process in ["0", "1"] {
+        let args = [
+            "2pc",
+            "9",
+            "--processes",
+            "2",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.path(),
+            "--memory",
+            "128",
+        ];
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    let stderr = processes.0[0].stderr.take().expect("piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let first = lines.next().expect("a progress line").expect("UTF-8");
+    assert!(first.starts_with("depth"), "{first}");
+    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+    for child in &processes.0 {
+        signal(child, "INT");
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut reports = Vec::new();
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, 5, "{out}{err}");
+        assert!(out.contains("interrupted"), "{out}");
+        reports.push((field(&out, "states"), field(&out, "depth")));
+    }
+    drain.join().unwrap();
+    assert_eq!(reports[0], reports[1]);
+    assert!(reports[0].0 < 10_340_352);
+}
+
+/// SIGTERM to a `--local` launcher reaches its processes: one interrupted report, exit 5.
+#[test]
+fn local_passes_an_interrupt_on() {
+    let mut processes = Processes(vec![modelcheck(&[
+        "2pc", "9", "--local", "2", "--memory", "128",
+    ])
+    .spawn()
+    .expect("start")]);
+    let stderr = processes.0[0].stderr.take().expect("piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let first = lines.next().expect("a progress line").expect("UTF-8");
+    assert!(first.contains("depth"), "{first}");
+    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+    signal(&processes.0[0], "TERM");
+    let (status, out, err) = finish(
+        &mut processes.0[0],
+        Instant::now() + Duration::from_secs(60),
+    );
+    drain.join().unwrap();
+    assert_eq!(status, 5, "{out}{err}");
+    assert!(
+        out.contains("interrupted") && out.contains("cluster: 2 processes"),
+        "{out}"
+    );
+}
