@@ -2,7 +2,7 @@
 //! threads) with timely dataflow.
 //!
 //! Every state has one owner among the run's `processes × workers` timely workers, chosen by
-//! [`searchcache::owner`] from the state's portable hash ([`search::portable_key`]: SipHash of
+//! [`searchcache::StateHash::owner`] from the state's portable hash ([`search::portable_key`]: SipHash of
 //! its bincode encoding, the same on every machine). Each worker keeps the states it owns in its
 //! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, and sends every
 //! successor to its owner through timely's `exchange`; timely's progress tracking ends each

@@ -47,7 +47,7 @@ fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write)
     let processes = &report.processes;
     writeln!(
         out,
-        "cluster: {} processes x {} timely workers; a state's owner is searchcache::owner of its \
+        "cluster: {} processes x {} timely workers; a state's owner is searchcache's StateHash::owner of its \
          portable hash",
         processes.len(),
         report.workers

@@ -1,5 +1,5 @@
 //! One timely worker's part of the distributed search: it owns the states whose
-//! [`searchcache::owner`] is its index, keeps them in its own visited set, expands its frontier
+//! [`StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
 //! level by level, and sends every successor to its owner through timely's `exchange`.
 //!
 //! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
@@ -23,7 +23,7 @@ use crate::trace::{replay, Failure};
 use crate::visited::Storage;
 use crate::visited::{TableFull, Visited};
 use crate::Report;
-use searchcache::{owner, StateHash};
+use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -229,7 +229,7 @@ where
         let insert_into = Rc::clone(&owned);
         states_in
             .to_stream(scope)
-            .exchange(move |s: &Successor<M::State>| owner(s.hash(), peers) as u64)
+            .exchange(move |s: &Successor<M::State>| s.hash().owner(peers) as u64)
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Insert", |_, _| {
                 move |input, _output| {
                     input.for_each(|_time, data| {
@@ -292,7 +292,7 @@ where
     // Level 0: the initial states this worker owns.
     for (i, state) in model.initial_states().into_iter().enumerate() {
         match portable_key(&state, &mut buffer) {
-            Ok(key) if owner(key, peers) == me => {
+            Ok(key) if key.owner(peers) == me => {
                 let i = u32::try_from(i).unwrap_or(u32::MAX);
                 owned.borrow_mut().insert(key, state, INITIAL, i, 0);
             }
