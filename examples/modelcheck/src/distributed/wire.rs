@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use timely::communication::allocator::zero_copy::stream::Stream;
 
+/// How long a process that lost a peer keeps its own connections open before it leaves.
+pub const LOST_PEER_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What one process's sockets carried, and the first fault they saw.
 #[derive(Default, Debug)]
 pub struct Traffic {
@@ -58,7 +61,14 @@ impl Traffic {
 
     /// Shuts every kept socket down both ways: the peers see this process go (their reads end
     /// without timely's end-of-stream header), and this process's timely threads stop.
+    ///
+    /// After a lost peer it first waits [`LOST_PEER_GRACE`]: the survivors were connected to
+    /// the lost process too and see it go within that time, so each of them names the process
+    /// that failed rather than this one, which only left because of it.
     pub fn close_all(&self) {
+        if self.faulted.load(Ordering::Acquire) {
+            std::thread::sleep(LOST_PEER_GRACE);
+        }
         for socket in self
             .sockets
             .lock()
