@@ -109,9 +109,10 @@ class Side:
         self.name = name
         self.strict = strict
         self.lowest = math.inf
+        self.forfeits = 0
 
 
-def play_game(white, black, opening, base, inc, game_id, adjudicate):
+def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses):
     """Plays one game; returns (result from White's view, plies, reason, board)."""
     board = chess.Board()
     for uci in opening.split():
@@ -141,7 +142,8 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate):
         spent = time.monotonic() - started
         clocks[mover] -= spent
         if clocks[mover] < 0:
-            if side.strict:
+            side.forfeits += 1
+            if side.strict and not forfeit_loses:
                 raise Failure(f"{side.name}: time forfeit at ply {board.ply()}: spent {spent:.3f} s ({board.fen()})")
             return ("1-0" if mover == chess.BLACK else "0-1"), board.ply(), f"{side.name} lost on time", board
         side.lowest = min(side.lowest, clocks[mover])
@@ -287,6 +289,9 @@ def main():
     parser.add_argument("--hash", type=int, default=16, help="both engines' Hash, MiB (an --option wins)")
     parser.add_argument("--adjudicate", action="store_true",
                         help="end clearly decided and dead-drawn games early (both engines' scores)")
+    parser.add_argument("--forfeit-loses", action="store_true",
+                        help="a time forfeit of our engine loses the game instead of failing the "
+                             "run (experiments on a loaded machine)")
     parser.add_argument("--no-analyse", action="store_true", help="skip the analyse checks")
     parser.add_argument("--pgn", help="append the games to this PGN file")
     parser.add_argument("--make-openings", type=int, metavar="N", help="print N openings and exit")
@@ -321,6 +326,9 @@ def main():
             skill = 0 if args.skill is None else args.skill
             their_config["Skill Level"] = skill
             label = f"Stockfish (Skill Level {skill})"
+    elif opponent.id.get("name") == ours.id.get("name"):
+        # The same engine on both sides: name them by their binaries.
+        label = os.path.basename(args.opponent)
     else:
         label = opponent.id.get("name", "opponent")
     their_config.update(their_options)
@@ -331,6 +339,8 @@ def main():
     our_config.update(our_options)
     ours.configure(our_config)
     name = ours.id.get("name", "engine")
+    if ours.id.get("name") == opponent.id.get("name"):
+        name = os.path.basename(args.engine)
     if our_options:
         name += " " + " ".join(f"{k}={v}" for k, v in our_options.items())
     us = Side(ours, name, strict=True)
@@ -345,7 +355,8 @@ def main():
             opening = openings[(game // 2) % len(openings)]
             ours_white = game % 2 == 0
             white, black = (us, them) if ours_white else (them, us)
-            result, plies, reason, board = play_game(white, black, opening, base, inc, game, args.adjudicate)
+            result, plies, reason, board = play_game(white, black, opening, base, inc, game,
+                                                     args.adjudicate, args.forfeit_loses)
             if args.pgn:
                 pgn = chess.pgn.Game.from_board(board)
                 pgn.headers.update({"White": white.name, "Black": black.name, "Result": result,
@@ -393,7 +404,7 @@ def main():
         elo, low, high = elo_interval(wins, draws, losses)
         summary += f", Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"
     print(f"{summary} in {time.monotonic() - started:.0f} s; our lowest clock "
-          f"{us.lowest * 1000:.0f} ms")
+          f"{us.lowest * 1000:.0f} ms; time forfeits: ours {us.forfeits}, theirs {them.forfeits}")
     if verdict:
         print(verdict)
     if failed:
