@@ -10,11 +10,11 @@
 //! transparent huge pages can back it (one TLB entry then covers 32,768 buckets instead of 64).
 //! Smaller tables, and every table off unix, use the global allocator's `alloc_zeroed`.
 //!
-//! Under `--cfg searchcache_loom` there is no raw memory at all: loom's atomics are not plain
+//! Under loom (`--cfg loom` or `--cfg searchcache_loom`) there is no raw memory at all: loom's atomics are not plain
 //! words and must be built with `new`, so the table is an ordinary boxed slice.
 
 /// The size of a transparent huge page on x86-64 and (with 4 KiB base pages) on aarch64.
-#[cfg_attr(searchcache_loom, allow(dead_code))]
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 pub(crate) const HUGE_PAGE: usize = 2 << 20;
 
 /// Whether a table asks the kernel for transparent huge pages.
@@ -40,17 +40,18 @@ pub enum HugePages {
 /// them qualify.
 pub(crate) unsafe trait ZeroInit: Sized + Send + Sync {
     /// The all-zero value, built safely (loom's atomics must be built this way).
-    #[cfg_attr(not(searchcache_loom), allow(dead_code))]
+    #[cfg_attr(not(any(loom, searchcache_loom)), allow(dead_code))]
     fn empty() -> Self;
 }
 
 pub(crate) use region::Region;
 
-#[cfg(not(searchcache_loom))]
+#[cfg(not(any(loom, searchcache_loom)))]
 mod region {
     use super::{HugePages, ZeroInit, HUGE_PAGE};
     use crate::size::Error;
     use std::alloc::Layout;
+    use std::io;
     use std::ptr::NonNull;
 
     /// `len` zero-initialised `T`s, owned, aligned to `T` (64 bytes for a bucket) and, when mapped,
@@ -78,9 +79,9 @@ mod region {
     impl<T: ZeroInit> Region<T> {
         /// `len` zeroed values. Never panics or aborts: allocation failure is an `Err`.
         pub(crate) fn zeroed(len: usize, pages: HugePages) -> Result<Self, Error> {
-            let layout = Layout::array::<T>(len).map_err(|e| Error::AllocationFailed {
-                bytes: len.saturating_mul(size_of::<T>()),
-                reason: e.to_string(),
+            let layout = Layout::array::<T>(len).map_err(|e| {
+                let bytes = len.saturating_mul(size_of::<T>());
+                Error::allocation(bytes, io::Error::new(io::ErrorKind::OutOfMemory, e))
             })?;
             assert!(layout.size() > 0, "tables hold at least one line");
             #[cfg(unix)]
@@ -94,9 +95,9 @@ mod region {
         fn heap(len: usize, layout: Layout) -> Result<Self, Error> {
             // SAFETY: (2) `layout` has a non-zero size (asserted by the caller).
             let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-            let ptr = NonNull::new(raw.cast::<T>()).ok_or_else(|| Error::AllocationFailed {
-                bytes: layout.size(),
-                reason: "the global allocator returned null".into(),
+            let ptr = NonNull::new(raw.cast::<T>()).ok_or_else(|| {
+                let why = "the global allocator returned null";
+                Error::allocation(layout.size(), io::Error::new(io::ErrorKind::OutOfMemory, why))
             })?;
             Ok(Region {
                 ptr,
@@ -107,9 +108,9 @@ mod region {
 
         #[cfg(unix)]
         fn mapped(len: usize, bytes: usize, pages: HugePages) -> Result<Self, Error> {
-            let fail = |what: &str| Error::AllocationFailed {
-                bytes,
-                reason: format!("{what}: {}", std::io::Error::last_os_error()),
+            let fail = |what: &str| {
+                let os = io::Error::last_os_error();
+                Error::allocation(bytes, io::Error::new(os.kind(), format!("{what}: {os}")))
             };
             // Round up to whole huge pages, and over-map by one so a 2 MiB boundary lies inside.
             let rounded = bytes
@@ -197,10 +198,11 @@ mod region {
     }
 }
 
-#[cfg(searchcache_loom)]
+#[cfg(any(loom, searchcache_loom))]
 mod region {
     use super::{HugePages, ZeroInit};
     use crate::size::Error;
+    use std::io;
 
     /// Under loom: a boxed slice of loom atomics.
     pub(crate) struct Region<T: ZeroInit>(Box<[T]>);
@@ -210,9 +212,9 @@ mod region {
             let mut items = Vec::new();
             items
                 .try_reserve_exact(len)
-                .map_err(|e| Error::AllocationFailed {
-                    bytes: len.saturating_mul(size_of::<T>()),
-                    reason: e.to_string(),
+                .map_err(|e| {
+                    let bytes = len.saturating_mul(size_of::<T>());
+                    Error::allocation(bytes, io::Error::new(io::ErrorKind::OutOfMemory, e))
                 })?;
             items.extend((0..len).map(|_| T::empty()));
             Ok(Region(items.into_boxed_slice()))
@@ -241,13 +243,13 @@ mod region {
 #[inline(always)]
 pub fn prefetch<T>(item: &T) {
     let _address = item as *const T;
-    #[cfg(all(target_arch = "x86_64", not(searchcache_loom)))]
+    #[cfg(all(target_arch = "x86_64", not(any(loom, searchcache_loom))))]
     // SAFETY: (8) a prefetch is a hint: it never faults and never changes memory, and the address
     // comes from a live reference anyway. SSE is part of the x86-64 baseline.
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(_address.cast());
     }
-    #[cfg(all(target_arch = "aarch64", not(searchcache_loom)))]
+    #[cfg(all(target_arch = "aarch64", not(any(loom, searchcache_loom))))]
     // SAFETY: as (8); `prfm` only reads the register holding the address.
     unsafe {
         std::arch::asm!(
@@ -297,5 +299,32 @@ pub(crate) struct AtomicLine<const N: usize>(pub(crate) [crate::sync::AtomicU64;
 unsafe impl<const N: usize> ZeroInit for AtomicLine<N> {
     fn empty() -> Self {
         AtomicLine(std::array::from_fn(|_| crate::sync::AtomicU64::new(0)))
+    }
+}
+
+/// Empties every line of `lines`: fresh zero pages from the OS when it gives them (cheap, and
+/// the old pages' memory goes back), else every word zeroed in place. The `clear` of the sets
+/// and of the bitstate array.
+pub(crate) fn clear_lines<const N: usize>(lines: &mut Region<AtomicLine<N>>) {
+    match Region::zeroed(lines.len(), HugePages::Advise) {
+        Ok(fresh) => *lines = fresh,
+        Err(_) => lines.iter().for_each(|line| clear_words(&line.0)),
+    }
+}
+
+/// Zeroes `words`, skipping those already zero, so that clearing memory never written does not
+/// make the OS commit its pages.
+pub(crate) fn clear_words(words: &[crate::sync::AtomicU64]) {
+    use crate::sync::Ordering::Relaxed;
+    for word in words {
+        if word.load(Relaxed) != 0 {
+            word.store(0, Relaxed);
+        }
+    }
+}
+
+impl crate::persist::Words for AtomicLine<8> {
+    fn words(&self) -> &[crate::sync::AtomicU64; 8] {
+        &self.0
     }
 }

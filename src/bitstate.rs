@@ -15,12 +15,14 @@
 use crate::alloc::{self, AtomicLine, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
+use crate::persist::{self, FileError, Header, Kind};
 use crate::set::Inserted;
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
-use crate::sync::{AtomicU64, Ordering::Relaxed};
+use crate::sync::{AtomicU64, Intent, Ordering::Relaxed};
 use crate::tally::Tally;
 use std::fmt;
+use std::io::{Read, Write};
 
 /// Words per 64-byte line, bits per line.
 const WORDS: usize = 8;
@@ -64,6 +66,8 @@ pub struct Bitstate {
     hashes: u32,
     /// `count`: states stored (`New` results).
     tally: Tally<1>,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
 }
 
 impl Bitstate {
@@ -78,6 +82,7 @@ impl Bitstate {
             lines: Region::zeroed(lines, HugePages::Advise)?,
             hashes: hashes.clamp(1, MAX_HASHES),
             tally: Tally::new(),
+            intent: Intent::new(),
         })
     }
 
@@ -99,7 +104,9 @@ impl Bitstate {
     /// Sets the state's bits: [`Inserted::New`] if any was clear, else [`Inserted::Present`]
     /// (which may be a new state that is missed: see the type's guarantees).
     #[inline]
+    #[must_use = "whether the state is new decides whether to explore it"]
     pub fn insert(&self, h: StateHash) -> Inserted {
+        self.intent.write();
         let mut new = false;
         for (word, mask) in self.positions(h) {
             if word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0 {
@@ -116,7 +123,9 @@ impl Bitstate {
 
     /// Whether all of the state's bits are set.
     #[inline]
+    #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
+        self.intent.read();
         self.positions(h)
             .all(|(word, mask)| word.load(Relaxed) & mask != 0)
     }
@@ -131,31 +140,37 @@ impl Bitstate {
     }
 
     /// States stored (`New` results); exact when no insert is running.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.tally.total(0) as usize
     }
 
     /// Whether no state has been stored.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Bits in the array (`m`).
+    #[must_use]
     pub fn bits(&self) -> usize {
         self.lines.len() * LINE_BITS
     }
 
     /// Hash functions per state (`k`).
+    #[must_use]
     pub fn hashes(&self) -> u32 {
         self.hashes
     }
 
     /// Bytes of memory: `bits / 8`.
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.lines.len() * 64
     }
 
     /// Bits set, counted by reading the whole array (a scan of `memory_bytes()`; for reports).
+    #[must_use]
     pub fn bits_set(&self) -> usize {
         self.lines
             .iter()
@@ -167,6 +182,7 @@ impl Bitstate {
     /// The chance that the next new state is missed, at the current fill:
     /// [`omission::bloom_false_positive`] at the states offered so far, estimated from `len()`
     /// by [`omission::bloom_offered`].
+    #[must_use]
     pub fn false_positive_rate(&self) -> f64 {
         let (bits, k) = (self.bits() as u64, self.hashes);
         let offered = omission::bloom_offered(self.len() as u64, bits, k);
@@ -181,6 +197,7 @@ impl Bitstate {
     /// `len()` were stored: [`omission::bloom_miss`] at `N =`
     /// [`omission::bloom_offered`]`(len, bits, k)` states offered. Print `1 −` this as SPIN's
     /// coverage estimate. 1 when the array is saturated.
+    #[must_use]
     pub fn expected_miss_fraction(&self) -> f64 {
         let (bits, k) = (self.bits() as u64, self.hashes);
         let offered = omission::bloom_offered(self.len() as u64, bits, k);
@@ -191,18 +208,53 @@ impl Bitstate {
         }
     }
 
+    /// Writes the array to `w` in the format of [`crate::persist`] (header, the bits as they lie
+    /// in memory, a count of set bits and a CRC-32), streaming. See there for a save racing
+    /// inserts. Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: Kind::Bitstate,
+            lines: self.lines.len(),
+            params: [u64::from(self.hashes), self.len() as u64, 0, 0],
+        };
+        persist::save(w, header, &self.lines, set_bits)
+    }
+
+    /// Reads an array that [`save`](Self::save) wrote: its bits, `k` and `len()`. Reads
+    /// exactly the saved bytes, no further.
+    ///
+    /// Errors: as [`crate::FingerprintSet::load`]; also a `k` outside `1..=MAX_HASHES`, or more
+    /// states than set bits (each new state sets at least one bit).
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let (header, lines, set) =
+            persist::load::<AtomicLine<WORDS>>(r, Kind::Bitstate, HugePages::Advise, set_bits)?;
+        let [hashes, stored, _, _] = header.params;
+        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set {
+            return Err(FileError::Invalid(format!(
+                "k = {hashes} and {stored} states in {set} set bits"
+            ))
+            .into());
+        }
+        let tally = Tally::new();
+        tally.add([stored]);
+        Ok(Bitstate {
+            lines,
+            hashes: hashes as u32,
+            tally,
+            intent: Intent::new(),
+        })
+    }
+
     /// Clears every bit and the count (fresh zero pages when the OS gives them, else in place).
     pub fn clear(&mut self) {
-        match Region::zeroed(self.lines.len(), HugePages::Advise) {
-            Ok(fresh) => self.lines = fresh,
-            Err(_) => {
-                for w in self.lines.iter().flat_map(|line| line.0.iter()) {
-                    w.store(0, Relaxed);
-                }
-            }
-        }
+        alloc::clear_lines(&mut self.lines);
         self.tally.reset();
     }
+}
+
+/// Set bits of a line.
+fn set_bits(words: &[u64; 8]) -> u64 {
+    words.iter().map(|w| u64::from(w.count_ones())).sum()
 }
 
 impl fmt::Debug for Bitstate {

@@ -1,11 +1,43 @@
 //! A bucket: one 64-byte cache line of four entries, and the lockless entry protocol.
 //!
-//! An entry is two words, `check = key ^ data` and `data`, each written and read with a relaxed
-//! atomic access. Nothing orders the two: another thread may see the new `check` with the old
-//! `data` (a torn pair). A reader therefore recomputes the key as `check ^ data` and accepts the
-//! entry only if that equals the key it looks for; a torn pair yields `k_a ^ d_a ^ d_b`, which is
-//! not the probed key unless `k ^ k_a == d_a ^ d_b`, a chance of about 2^-64 for mixed keys
-//! (see `mix.rs`). This is Hyatt and Mann's lockless hashing (ICGA Journal 25(1), 2002).
+//! An entry is two words, `check = tag(key) ^ data` and `data`, each written and read with a
+//! relaxed atomic access, where `key` is the table's key (mixed, or the caller's random key) and
+//! `tag(key) = key × TAG` is a bijection (`TAG` is odd). Nothing orders the two words: another
+//! thread may see the new `check` with the old `data` (a torn pair). A reader computes
+//! `tag(key)` once per probe and accepts an entry only if `check ^ data` equals it (Hyatt and
+//! Mann's lockless hashing, ICGA Journal 25(1), 2002, with the key tagged).
+//!
+//! # Why the tag: the torn-read bound
+//!
+//! A torn pair holds store B's check word and store A's data word (both stores went to this
+//! slot, so both keys are in this bucket). It vouches for the key `k*` with
+//! `tag(k*) = tag(k_B) ^ δ`, `δ = d_A ^ d_B`, and a probe of key `k` is a false hit iff `k = k*`.
+//! The probe reads this bucket only if `k` lies in it, so the chance per torn read is
+//! P(`k*` in this bucket) × P(`k = k*` | both in it) ≈ P(`k*` in this bucket) · 2^-(64 − log2 n)
+//! for `n` buckets.
+//!
+//! Without the tag (`check = key ^ data`, Hyatt and Mann's form), `k* = k_B ^ δ`; the two data
+//! words agree in their high bits (occupied bit, generation), and the bucket index is the high
+//! bits of the key, so `k*` was *always* in the writer's bucket: 2^-44 per torn read at 64 MiB,
+//! 2^-40 at 1 GiB, not the 2^-64 documented.
+//!
+//! With the tag, `tag(k_B) ^ δ = tag(k_B) + ε` where `ε` is a sum of `±2^j` over the bits `j`
+//! of `δ`, so `k* = k_B + ε · TAG⁻¹ (mod 2^64)`, and `TAG⁻¹` is the golden-ratio constant of
+//! Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4): the high bits of `ε · TAG⁻¹` are the
+//! multiplicative hash of `ε`. `k*` lands in the writer's bucket only if that hash is within
+//! one bucket's width of zero, about 1/n of the time over data differences (and never when the
+//! lowest bit of `δ` is at or above the index's lowest bit, since then `|ε · TAG⁻¹| ≥ 2^64/n`).
+//! The product is ≈ 1/n · 2^-(64 − log2 n) = 2^-64 per torn read, as documented. "About 1/n"
+//! is a statement about the multiplicative hash, not a proof for every data set; the unit test
+//! `torn_pairs_vouch_for_keys_outside_the_writers_bucket` constructs 10^5 torn pairs the way the
+//! table writes them, for both `Keys` modes and for random and structured values, and checks
+//! the count against 1/n (it found them there 100,000 times in 100,000 before the tag).
+//!
+//! Why a tag of the key and not a mix of the data word: the reader computes one multiply per
+//! probe (the key is known before the line arrives, so the multiply is off the critical path),
+//! where mixing the data would cost one mix per entry read, four per probe, after the load.
+//! The tag is a bijection, so distinct keys keep distinct tags, and `tag(0) = 0`: an empty
+//! entry (both words 0) still vouches only for the key 0 (see `table::held`).
 //!
 //! Relaxed atomics compile to plain loads and stores on x86-64 and aarch64; they are there so
 //! that the race is defined behaviour in Rust, not for ordering. The XOR check is what makes a
@@ -25,7 +57,7 @@ pub(crate) struct Bucket {
     words: [AtomicU64; 2 * ENTRIES],
 }
 
-#[cfg(not(searchcache_loom))]
+#[cfg(not(any(loom, searchcache_loom)))]
 const _: () = assert!(size_of::<Bucket>() == 64 && align_of::<Bucket>() == 64);
 
 // SAFETY: a bucket is eight `AtomicU64`s, for which zero bytes are the valid value `new(0)`; it
@@ -38,32 +70,48 @@ unsafe impl ZeroInit for Bucket {
     }
 }
 
-/// The check word written with `data` for `key`: `key ^ data`, so that the pair vouches for
-/// both words at once.
-#[cfg(not(searchcache_naive))]
-#[inline]
-fn check_word(key: u64, data: u64) -> u64 {
-    key ^ data
+/// The odd multiplier of [`tag`]: the inverse modulo 2^64 of the golden-ratio constant
+/// [`UNTAG`], so that a torn pair's vouched key moves by a Fibonacci hash of the data difference
+/// (module docs).
+const TAG: u64 = 0xf1de_83e1_9937_733d;
+
+/// `TAG⁻¹ (mod 2^64)`: ⌊2^64 / φ⌋ rounded to odd, the multiplier of Fibonacci hashing.
+#[cfg(test)]
+pub(crate) const UNTAG: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// What an entry for `key` (the table's key: mixed, or the caller's random key) is checked
+/// against: `key × TAG`, a bijection with `tag(0) = 0`.
+#[inline(always)]
+pub(crate) const fn tag(key: u64) -> u64 {
+    key.wrapping_mul(TAG)
 }
 
-/// The key a pair of words vouches for (the inverse of [`check_word`]).
+/// The check word written with `data` for a key of tag `tag`: `tag ^ data`, so that the pair
+/// vouches for both words at once.
 #[cfg(not(searchcache_naive))]
 #[inline]
-fn key_of(check: u64, data: u64) -> u64 {
+fn check_word(tag: u64, data: u64) -> u64 {
+    tag ^ data
+}
+
+/// The tag a pair of words vouches for (the inverse of [`check_word`]).
+#[cfg(not(searchcache_naive))]
+#[inline]
+fn tag_of(check: u64, data: u64) -> u64 {
     check ^ data
 }
 
 // TEST ONLY: `--cfg searchcache_naive` swaps in a deliberately broken protocol (the check word
-// is the bare key, so a torn pair of one entry's key and another's data passes), to prove that
+// is the bare tag, so a torn pair of one entry's key and another's data passes), to prove that
 // tests/loom.rs and tests/torture.rs detect a broken protocol (.ci/run expects them to fail).
 #[cfg(searchcache_naive)]
-fn check_word(key: u64, _data: u64) -> u64 {
-    key
+fn check_word(tag: u64, _data: u64) -> u64 {
+    tag
 }
 
 // TEST ONLY: see above.
 #[cfg(searchcache_naive)]
-fn key_of(check: u64, _data: u64) -> u64 {
+fn tag_of(check: u64, _data: u64) -> u64 {
     check
 }
 
@@ -82,10 +130,10 @@ impl Slot {
         self.data & OCCUPIED != 0
     }
 
-    /// The key the two words vouch for (0 for an empty slot).
+    /// The tag the two words vouch for (0 for an empty slot).
     #[inline]
-    pub(crate) fn key(self) -> u64 {
-        key_of(self.check, self.data)
+    pub(crate) fn tag(self) -> u64 {
+        tag_of(self.check, self.data)
     }
 }
 
@@ -98,21 +146,18 @@ impl Bucket {
         Slot { check, data }
     }
 
-    /// Writes entry `i`. Two independent stores: a reader may see either, both or neither.
+    /// Writes entry `i` for the key whose [`tag`] is `tag`. Two independent stores: a reader
+    /// may see either, both or neither.
     #[inline]
-    pub(crate) fn write(&self, i: usize, key: u64, data: u64) {
-        self.words[2 * i].store(check_word(key, data), Relaxed);
+    pub(crate) fn write(&self, i: usize, tag: u64, data: u64) {
+        self.words[2 * i].store(check_word(tag, data), Relaxed);
         self.words[2 * i + 1].store(data, Relaxed);
     }
 
     /// Empties every entry. Skips words that are already zero, so clearing a table whose pages
     /// were never touched does not make the kernel back them with memory.
     pub(crate) fn clear(&self) {
-        for word in &self.words {
-            if word.load(Relaxed) != 0 {
-                word.store(0, Relaxed);
-            }
-        }
+        crate::alloc::clear_words(&self.words);
     }
 
     /// Writes to the bucket's page without changing it, so the OS commits the page now: a
@@ -121,5 +166,11 @@ impl Bucket {
     /// clobbers a racing store, unlike writing back a loaded value.
     pub(crate) fn touch(&self) {
         let _ = self.words[0].compare_exchange(0, 0, Relaxed, Relaxed);
+    }
+}
+
+impl crate::persist::Words for Bucket {
+    fn words(&self) -> &[AtomicU64; 8] {
+        &self.words
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! [`SearchCache<V>`] maps 64-bit keys to small values ([`Pack64`], 56 bits) in 64-byte buckets of
 //! four entries. Any number of threads probe and store through `&self` with relaxed atomics and
-//! no locks; each entry is two words, `key ^ data` and `data`, so an entry torn by a racing write
-//! fails its key check and reads as a miss. The table forgets entries to make room, evicting the
+//! no locks; each entry is two words, `tag(key) ^ data` and `data`, so an entry torn by a racing
+//! write fails its key check and reads as a miss. The table forgets entries to make room, evicting the
 //! one worth least (`depth − 8 · age`, age in search generations).
 //!
 //! ```
@@ -42,8 +42,11 @@
 //! * **Never a wrong value.** A probe returns a value stored for that key, or `None`; never a
 //!   value stored for another key, never half of one store and half of another. The residual
 //!   risks are a true 64-bit key collision (the caller's hash maps two states to one key) and a
-//!   torn pair whose words XOR to the probed key, which the fixed bijective key mixer makes a
-//!   2^-64 event. With random keys a false hit costs a 64-bit match: ≈ 4 · 2^-64 per probe.
+//!   torn pair whose words happen to vouch for the probed key: about 2^-64 per torn read, because
+//!   the check word holds a multiplicative tag of the key, which moves the key a torn pair vouches
+//!   for out of the writer's bucket but for 1 time in `buckets()` (the argument is in
+//!   `src/bucket.rs`; a unit test checks that rate on constructed torn pairs, for both [`Keys`]
+//!   modes). With random keys a false hit costs a 64-bit match: ≈ 4 · 2^-64 per probe.
 //! * **Lossy.** Entries can vanish: evicted by other keys, overwritten by racing stores, or
 //!   dropped by the value's own merge rule. Use it as a cache, never as a set of record.
 //! * **Empty slots never match**, not even key 0 with an all-zero value: the table keeps a bit
@@ -56,10 +59,69 @@
 //!
 //! # Loom
 //!
-//! Built with `RUSTFLAGS="--cfg searchcache_loom"`, every atomic in the crate is loom's and the
-//! table is allocated with `AtomicU64::new`, so a `SearchCache` works inside `loom::model`, in
-//! this crate's tests and in yours.
+//! Built with `RUSTFLAGS="--cfg loom"` (the convention of tokio and concurrent-queue) or
+//! `--cfg searchcache_loom` (this crate alone), every atomic in the crate is loom's and every
+//! table is allocated with `AtomicU64::new`, so tables and sets work inside `loom::model`: in
+//! this crate's tests and in yours. A downstream crate needs loom only under the same cfg:
 //!
+//! ```toml
+//! [dependencies]
+//! searchcache = "0.1"
+//!
+//! [target.'cfg(loom)'.dependencies]
+//! loom = "0.7"
+//!
+//! [lints.rust]
+//! unexpected_cfgs = { level = "warn", check-cfg = ["cfg(loom)"] }
+//! ```
+//!
+//! and its model, run with `RUSTFLAGS="--cfg loom" cargo test --release`:
+//!
+//! ```ignore
+//! #![cfg(loom)]
+//! use loom::{cell::UnsafeCell, sync::Arc, thread};
+//! use searchcache::{FingerprintSet, Inserted, Size, StateHash};
+//!
+//! #[test]
+//! fn a_found_state_publishes_what_its_inserter_wrote() {
+//!     loom::model(|| {
+//!         let set = Arc::new(FingerprintSet::new(Size::Entries(8)).unwrap());
+//!         let payload = Arc::new(UnsafeCell::new(0u32));
+//!         let state = StateHash::from_u64(7);
+//!         let writer = {
+//!             let (set, payload) = (set.clone(), payload.clone());
+//!             thread::spawn(move || {
+//!                 payload.with_mut(|p| unsafe { *p = 42 });
+//!                 assert_eq!(set.insert(state), Ok(Inserted::New));
+//!             })
+//!         };
+//!         if set.contains(state) {
+//!             // Ordered after the write by the insert's CAS: no "Causality violation".
+//!             assert_eq!(payload.with(|p| unsafe { *p }), 42);
+//!         }
+//!         writer.join().unwrap();
+//!     });
+//! }
+//! ```
+//!
+//! That is `tests/downstream-loom` in this crate's repository, with more models (racing
+//! writers that tear an entry, which loom reaches; a probe with no `yield_now` before it, for
+//! which loom explores more than one execution), run by its CI.
+//!
+//! No `yield_now()` is needed before a first probe. Loom's DPOR keeps one last access per
+//! atomic, and a store scans its bucket (an insert its line) before it writes, so the writer's
+//! own load of a word replaces a reader's earlier load of it as the last access, and loom never
+//! sees that the read and the later write conflict (loom issues #166 and #392; the downstream
+//! tests show it on a bare loom `AtomicU64`: a load, then another thread's load and store, is
+//! explored in exactly 1 execution). A model whose main thread probed before its writers ran
+//! explored exactly one execution for that reason. Under loom every table therefore has one
+//! more atomic that each operation touches first, loaded by reads and stored by writes: the
+//! writer's store to it precedes all its loads, so loom sees the conflict with the reader and
+//! backtracks to run the writer first, and explores the word-level races from there (more
+//! executions than before, so loom runs take longer).
+//! Relaxed accesses to an atomic nothing else uses order nothing, and outside loom it does not
+//! exist. Your own atomics beside the table can still meet loom's limitation.
+
 //! # Cargo features
 //!
 //! * `stats`: probe/hit/store/replacement counters ([`SearchCache::stats`]), striped over
@@ -73,6 +135,7 @@ mod bucket;
 mod mix;
 pub mod omission;
 mod pack;
+pub mod persist;
 mod set;
 mod signature;
 mod size;
@@ -83,15 +146,27 @@ mod table;
 mod tally;
 
 pub use alloc::{prefetch, HugePages};
-pub use bitstate::{Bitstate, DEFAULT_HASHES, MAX_HASHES};
+pub use bitstate::{Bitstate, DEFAULT_HASHES};
 pub use mix::mix64;
-pub use pack::{Pack64, PAYLOAD_BITS};
-pub use set::{CompactSet, FingerprintSet, Full, Inserted, VisitedSet, MAX_LOAD, WALK_LINES};
+pub use pack::Pack64;
+pub use set::{CompactSet, FingerprintSet, Full, Inserted, VisitedSet};
 pub use signature::Signature;
-pub use size::{Error, Size, MIB};
-pub use state_hash::{StateHash, PORTABLE_KEY};
+pub use size::{Error, Size};
+pub use state_hash::StateHash;
 pub use stats::CacheStats;
-pub use table::{Keys, Options, SearchCache, Slots, BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
+pub use table::{Keys, Options, SearchCache, Slots};
+
+/// The crate's numbers, for code that sizes tables or reports on them; the types document
+/// where each one matters.
+pub mod consts {
+    pub use crate::bitstate::{DEFAULT_HASHES, MAX_HASHES};
+    pub use crate::pack::PAYLOAD_BITS;
+    pub use crate::persist::FORMAT_VERSION;
+    pub use crate::set::{MAX_LOAD, WALK_LINES};
+    pub use crate::size::MIB;
+    pub use crate::state_hash::PORTABLE_KEY;
+    pub use crate::table::{BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
+}
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -1,26 +1,42 @@
 //! Key mixing and bucket indexing.
 //!
 //! Callers hand the table keys of any quality: Zobrist hashes, but also packed boards or plain
-//! counters. Two things go wrong with structured keys. They cluster (a counter's high bits barely
-//! move, and the index uses the high bits), and they make torn reads dangerous: a torn pair reads
-//! back as `k_a ^ d_a ^ d_b`, and when keys differ only in low bits and data words differ in the
-//! same low bits, that can spell another real key. After a bijective mixer, `k_a ^ k` for two
-//! distinct keys looks like 64 random bits, so a torn pair reconstructs the probed key with
-//! probability about 2^-64 per torn read. Because the mixer is a bijection, distinct keys stay
-//! distinct: mixing never adds a collision.
+//! counters. Structured keys cluster (a counter's high bits barely move, and the index uses the
+//! high bits), and their low bits are not random, which the probe's 2^-64 figure for a torn read
+//! assumes of the keys within a bucket. After a bijective mixer both hold for any key set.
+//! Because the mixer is a bijection, distinct keys stay distinct: mixing never adds a collision.
+//! (The mixer alone does not bound torn reads: a torn pair's key stayed in the writer's bucket
+//! until the check word got its tag; see `bucket.rs`.)
 
 /// The SplitMix64 / Stafford "Mix13" finalizer. Each step is invertible (an xor-shift with a
 /// non-zero shift, or a multiplication by an odd constant), so the whole map is a bijection on
 /// `u64`. It costs a few cycles, next to the ~90 ns cache miss of the probe that follows.
 #[inline]
+#[must_use]
 pub const fn mix64(key: u64) -> u64 {
+    mix_tail(mix_head(key))
+}
+
+/// The first half of [`mix64`]: up to its last multiplication. A bijection with
+/// `mix_head(0) = 0`; the table checks entries against it (the key's tag with `Keys::Any`,
+/// see `bucket.rs`), which costs nothing beyond the mix the index needs.
+#[inline(always)]
+pub(crate) const fn mix_head(key: u64) -> u64 {
     let mut x = key;
     x ^= x >> 30;
     x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^= x >> 31;
-    x
+    x ^ x >> 27
+}
+
+/// The odd multiplier of [`mix_tail`].
+pub(crate) const MIX_TAIL_MULTIPLIER: u64 = 0x94d0_49bb_1331_11eb;
+
+/// The rest of [`mix64`]: `mix64(k) = mix_tail(mix_head(k))`. Its high bits are the high bits
+/// of `x × MIX_TAIL_MULTIPLIER` (the xor-shift by 31 leaves the top 31 bits alone).
+#[inline(always)]
+pub(crate) const fn mix_tail(x: u64) -> u64 {
+    let x = x.wrapping_mul(MIX_TAIL_MULTIPLIER);
+    x ^ x >> 31
 }
 
 /// Maps a well-mixed 64-bit value to `0..n` by taking the high 64 bits of `value × n`

@@ -69,6 +69,7 @@ fn two_to_minus(bits: u32) -> f64 {
 /// of the state's 64-byte line (8 or 16), so at low load it makes more comparisons than that:
 /// [`crate::VisitedSet::omission_probability`] uses the comparisons it actually made instead.
 /// Returns 1 when `n > m` (no such table) and 0 when `n == 0`.
+#[must_use]
 pub fn stern_dill(n: u64, m: u64, bits: u32) -> f64 {
     if n > m {
         return 1.0;
@@ -79,6 +80,7 @@ pub fn stern_dill(n: u64, m: u64, bits: u32) -> f64 {
 /// Stern and Dill's `E`: the expected number of signature comparisons with stored states while
 /// `n` states are inserted into `m` slots by uniform hashing, `Σ_{i<n} i/(m+1−i)`. Infinite when
 /// `n > m` (no such table).
+#[must_use]
 pub fn uniform_hashing_comparisons(n: u64, m: u64) -> f64 {
     if n > m {
         return f64::INFINITY;
@@ -122,6 +124,7 @@ fn harmonic_difference(a: u64, b: u64) -> f64 {
 /// Applies to a set whose index is derived from the signature (so only the signature's bits
 /// count), e.g. a [`crate::FingerprintSet`] fed with [`crate::StateHash::from_u64`]: then this,
 /// with `bits = 64`, bounds the chance that two of your states share a key.
+#[must_use]
 pub fn birthday(n: u64, bits: u32) -> f64 {
     let n = n as f64;
     (n * (n - 1.0).max(0.0) / 2.0 * two_to_minus(bits)).min(1.0)
@@ -134,6 +137,7 @@ pub fn birthday(n: u64, bits: u32) -> f64 {
 /// to an empirical figure, and it can understate the true probability. Use [`stern_dill`],
 /// [`birthday`] or [`crate::VisitedSet::omission_probability`] for a bound; use this only to
 /// compare with TLC's output. Returns 0 when `generated <= n`.
+#[must_use]
 pub fn tlc_optimistic(n: u64, generated: u64) -> f64 {
     (n as f64 * generated.saturating_sub(n) as f64 * two_to_minus(64)).min(1.0)
 }
@@ -142,6 +146,7 @@ pub fn tlc_optimistic(n: u64, generated: u64) -> f64 {
 /// *new* state for one already seen, once `n` distinct states were offered to it (stored or
 /// missed; see [`bloom_miss`] for why offered): `(1 − e^(−k·n/m))^k`, the Bloom filter's
 /// false-positive rate (`m = table_bits`). `k` above [`BLOOM_MAX_HASHES`] counts as that.
+#[must_use]
 pub fn bloom_false_positive(n: u64, table_bits: u64, k: u32) -> f64 {
     false_positive_at(n as f64, table_bits, k)
 }
@@ -176,6 +181,7 @@ fn false_positive_at(n: f64, table_bits: u64, k: u32) -> f64 {
 /// This counts states *offered*. A checker knows the states *stored* ([`crate::Bitstate::len`]);
 /// [`bloom_offered`] converts. `k` above [`BLOOM_MAX_HASHES`] counts as that. In a model checker a missed state's successors are also never
 /// generated, which no formula over the table alone can count.
+#[must_use]
 pub fn bloom_miss(n: u64, table_bits: u64, k: u32) -> f64 {
     if n == 0 {
         return 0.0;
@@ -221,6 +227,7 @@ fn expected_misses(n: f64, table_bits: u64, k: u32) -> f64 {
 /// The expected number of distinct states offered to a bitstate array for `stored` of them to
 /// be stored: the `N` with `N − Σ_{i<N} f(i) = stored` (see [`bloom_miss`]). Infinite when the
 /// array cannot plausibly store that many (its fill would round to 1).
+#[must_use]
 pub fn bloom_offered(stored: u64, table_bits: u64, k: u32) -> f64 {
     if stored == 0 {
         return 0.0;

@@ -87,15 +87,26 @@ pub trait Pack64: Copy {
     /// (Stockfish's weighting, kept by most engines since).
     const AGE_WEIGHT: i32 = 8;
 
-    /// Encodes the value in the low [`BITS`](Pack64::BITS) bits. Higher bits must be zero; debug
-    /// builds check it, release builds mask them off (so the table's own bits stay intact).
+    /// Encodes the value in the low [`BITS`](Pack64::BITS) bits. Higher bits must be zero: debug
+    /// builds panic on a bit at or above `BITS`; release builds keep only the low `BITS` bits,
+    /// so [`unpack`](Pack64::unpack) then receives `pack() & (2^BITS − 1)` (a value claiming 16
+    /// bits that packs 56 comes back with 16; one claiming 56 that packs 64 loses the top 8).
+    /// Either way the table's own 8 bits stay intact.
+    #[must_use]
     fn pack(self) -> u64;
 
-    /// Decodes what [`pack`](Pack64::pack) wrote. Receives exactly the bits `pack` returned.
+    /// Decodes what [`pack`](Pack64::pack) wrote. Receives exactly the bits `pack` returned, when
+    /// those fit in [`BITS`](Pack64::BITS).
+    #[must_use]
     fn unpack(bits: u64) -> Self;
 
     /// The depth-like worth of keeping this entry; higher survives longer. Default 0, so among
     /// entries of equal depth the oldest is evicted first.
+    ///
+    /// Age counts generations since the entry was last written: by a store, or by
+    /// [`SearchCache::probe_refresh`](crate::SearchCache::probe_refresh) on a hit. An entry
+    /// read only with plain [`probe`](crate::SearchCache::probe) ages by one generation per
+    /// search however often it is hit, and its worth falls by `AGE_WEIGHT` each time.
     #[inline]
     fn depth(&self) -> i32 {
         0
@@ -129,7 +140,14 @@ pub(crate) fn encode<V: Pack64>(value: V, generation: u8) -> u64 {
         bits & !payload_mask::<V>() == 0,
         "Pack64::pack returned bits above Pack64::BITS"
     );
-    OCCUPIED | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS | (bits & PAYLOAD_MASK)
+    OCCUPIED | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS | (bits & payload_mask::<V>())
+}
+
+/// An occupied data word with its generation replaced by `generation`.
+#[inline]
+pub(crate) fn restamp(data: u64, generation: u8) -> u64 {
+    let field = u64::from(GENERATION_MASK) << PAYLOAD_BITS;
+    data & !field | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS
 }
 
 /// The value of an occupied data word.
@@ -150,12 +168,12 @@ pub(crate) fn age(now: u8, written: u8) -> u8 {
     now.wrapping_sub(written) & GENERATION_MASK
 }
 
-fn payload_mask<V: Pack64>() -> u64 {
-    if V::BITS >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << V::BITS) - 1
-    }
+/// The low `V::BITS` bits (`V::BITS <= PAYLOAD_BITS` is checked where a table is built; the
+/// `min` keeps the mask inside the payload even so).
+#[inline(always)]
+const fn payload_mask<V: Pack64>() -> u64 {
+    let bits = if V::BITS < PAYLOAD_BITS { V::BITS } else { PAYLOAD_BITS };
+    (1u64 << bits) - 1
 }
 
 macro_rules! pack_unsigned {

@@ -36,13 +36,25 @@
 use crate::alloc::{self, HugePages, Region};
 use crate::mix::{mix64, scale};
 use crate::omission;
+use crate::persist::{self, FileError, Header, Kind};
 use crate::signature::{self, Line, Signature};
 use crate::size::{Error, Size};
 use crate::state_hash::StateHash;
+use crate::sync::Intent;
 use crate::tally::Tally;
 
 use std::fmt;
+use std::io::{Read, Write};
 use std::marker::PhantomData;
+
+/// The file kind of a set of `S` signatures.
+fn kind<S: Signature>() -> Kind {
+    if S::BITS == 64 {
+        Kind::FingerprintSet
+    } else {
+        Kind::CompactSet
+    }
+}
 
 /// [`Tally`] totals of a set: states inserted, signature comparisons those inserts made.
 const STATES: usize = 0;
@@ -82,6 +94,7 @@ pub enum Inserted {
 
 impl Inserted {
     /// Whether this is [`Inserted::New`].
+    #[must_use]
     pub fn is_new(self) -> bool {
         self == Inserted::New
     }
@@ -92,31 +105,43 @@ impl Inserted {
 ///
 /// The model has more states than the set was sized for; its `Display` says how large a set to
 /// build for the next run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full {
     states: usize,
     capacity: usize,
     bytes_per_state: usize,
+    lines: usize,
 }
 
 impl Full {
     /// States in the set when the insert failed.
+    #[must_use]
     pub fn states(&self) -> usize {
         self.states
     }
 
     /// Slots in the set.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.capacity
     }
 
+    /// Lines the failed insert searched: the new state's home line and up to [`WALK_LINES`]
+    /// after it (all of the set's lines, when it has no more than that).
+    #[must_use]
+    pub fn lines_searched(&self) -> usize {
+        self.lines
+    }
+
     /// `states / capacity`.
+    #[must_use]
     pub fn load_factor(&self) -> f64 {
         self.states as f64 / self.capacity as f64
     }
 
     /// Bytes of table memory a set sized for `states` takes (at [`MAX_LOAD`]), rounded up to
     /// whole 64-byte lines, for the signature width of the set that was full.
+    #[must_use]
     pub fn bytes_for(&self, states: usize) -> usize {
         let slots = slots_for(states).unwrap_or(usize::MAX);
         let per_line = 64 / self.bytes_per_state;
@@ -130,15 +155,15 @@ impl fmt::Display for Full {
         write!(
             f,
             "visited-state set is full: {} states in {} slots (load factor {:.3}, {} bytes at {} \
-             bytes per state), no free slot within {} lines of a new state's home line. The model \
-             has more than {} states; a set for N states needs N / {} slots: for twice the states \
+             bytes per state), no free slot in the {} line(s) searched from a new state's home \
+             line. The model has more than {} states; a set for N states needs N / {} slots: for twice the states \
              so far, VisitedSet::with_expected_states({}) takes {} bytes",
             self.states,
             self.capacity,
             self.load_factor(),
             self.capacity * self.bytes_per_state,
             self.bytes_per_state,
-            WALK_LINES + 1,
+            self.lines,
             self.states,
             MAX_LOAD,
             twice,
@@ -194,6 +219,8 @@ pub struct VisitedSet<S: Signature> {
     _signature: PhantomData<S>,
     /// Totals: [`STATES`] inserted (`New`), and the signature [`COMPARISONS`] they made.
     tally: Tally<2>,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
 }
 
 /// 64-bit signatures, 8 bytes per state, 8 per line: TLC's fingerprint set.
@@ -215,17 +242,21 @@ impl<S: Signature> VisitedSet<S> {
             lines: Region::zeroed(lines, HugePages::Advise)?,
             _signature: PhantomData,
             tally: Tally::new(),
+            intent: Intent::new(),
         })
     }
 
     /// A set with room for `states` states at a load factor of at most [`MAX_LOAD`].
     ///
-    /// Errors: as [`new`](Self::new) (0 states still makes one line).
+    /// Errors: as [`new`](Self::new) (0 states still makes one line), except that a count
+    /// whose set overflows the address space is [`Error::TooManyStates`], naming `states`.
     pub fn with_expected_states(states: usize) -> Result<Self, Error> {
-        let slots = slots_for(states).ok_or(Error::TooLarge {
-            size: Size::Entries(states),
-        })?;
-        Self::new(Size::Entries(slots.max(1)))
+        let too_many = Error::TooManyStates { states };
+        let slots = slots_for(states).ok_or(too_many.clone())?;
+        Self::new(Size::Entries(slots.max(1))).map_err(|e| match e {
+            Error::TooLarge { .. } => too_many,
+            e => e,
+        })
     }
 
     /// The home line of a state and its signature.
@@ -237,11 +268,18 @@ impl<S: Signature> VisitedSet<S> {
         )
     }
 
+    /// How many lines a walk covers: the home line and up to [`WALK_LINES`] more, each line
+    /// of the set at most once.
+    #[inline]
+    fn walk_lines(&self) -> usize {
+        WALK_LINES.min(self.lines.len() - 1) + 1
+    }
+
     /// The lines an insert may use, home line first.
     #[inline]
     fn walk(&self, home: usize) -> impl Iterator<Item = &Line> {
         let n = self.lines.len();
-        (0..=WALK_LINES.min(n - 1)).map(move |j| {
+        (0..self.walk_lines()).map(move |j| {
             let i = home + j;
             &self.lines[if i >= n { i - n } else { i }]
         })
@@ -253,6 +291,7 @@ impl<S: Signature> VisitedSet<S> {
     /// signatures, two when the other half of the slot's 64-bit word is filled at that moment).
     #[inline]
     pub fn insert(&self, h: StateHash) -> Result<Inserted, Full> {
+        self.intent.write();
         let (home, signature) = self.locate(h);
         let mut compared = 0u64;
         for line in self.walk(home) {
@@ -278,12 +317,15 @@ impl<S: Signature> VisitedSet<S> {
             states: self.len(),
             capacity: self.capacity(),
             bytes_per_state: size_of::<S>(),
+            lines: self.walk_lines(),
         })
     }
 
     /// Whether the state's signature is in the set (its walk reaches it before an empty slot).
     #[inline]
+    #[must_use]
     pub fn contains(&self, h: StateHash) -> bool {
+        self.intent.read();
         let (home, signature) = self.locate(h);
         for line in self.walk(home) {
             for i in 0..S::PER_LINE {
@@ -308,27 +350,32 @@ impl<S: Signature> VisitedSet<S> {
 
     /// States inserted (`New` results). Exact when no insert is running; during inserts, a value
     /// between the counts at the start and at the end of the call.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.tally.total(STATES) as usize
     }
 
     /// Whether no state has been inserted (with the caveat of [`len`](Self::len)).
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Slots: `S::PER_LINE` per 64-byte line.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.lines.len() * S::PER_LINE
     }
 
     /// `len() / capacity()`.
+    #[must_use]
     pub fn load_factor(&self) -> f64 {
         self.len() as f64 / self.capacity() as f64
     }
 
     /// Bytes of table memory: 64 per line, `size_of::<S>()` per slot. (Pages never touched are
     /// never committed by the OS, so a sparse large set costs less resident memory.)
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.lines.len() * 64
     }
@@ -336,6 +383,7 @@ impl<S: Signature> VisitedSet<S> {
     /// Signature comparisons with occupied slots made by the inserts that returned `New`: the
     /// `E` of Stern and Dill's bound, counted for this run rather than computed for uniform
     /// hashing.
+    #[must_use]
     pub fn signature_comparisons(&self) -> u64 {
         self.tally.total(COMPARISONS)
     }
@@ -348,23 +396,72 @@ impl<S: Signature> VisitedSet<S> {
     /// hashing figure. With [`StateHash::from_u64`] keys in a `FingerprintSet`, distinct keys are
     /// never confused (but for one fixed pair, see there), and the relevant figure is instead
     /// [`crate::omission::birthday`]`(len, 64)`, the chance that your keys collide.
+    #[must_use]
     pub fn omission_probability(&self) -> f64 {
         (self.signature_comparisons() as f64 * 0.5f64.powi(S::BITS as i32)).min(1.0)
     }
 
     /// Stern and Dill's bound for uniform hashing at this set's `len()` and `capacity()`
     /// ([`crate::omission::stern_dill`]), for comparison with published figures.
+    #[must_use]
     pub fn uniform_hashing_bound(&self) -> f64 {
         omission::stern_dill(self.len() as u64, self.capacity() as u64, S::BITS)
+    }
+
+    /// Writes the set to `w` in the format of [`crate::persist`] (a 64-byte header, the lines
+    /// as they lie in memory, a count and a CRC-32), streaming: no copy of the set is made. See
+    /// there for what a save racing inserts writes. Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: kind::<S>(),
+            lines: self.lines.len(),
+            params: [
+                u64::from(S::BITS),
+                WALK_LINES as u64,
+                self.signature_comparisons(),
+                0,
+            ],
+        };
+        persist::save(w, header, &self.lines, |words| {
+            persist::nonzero_slots(words, S::BITS)
+        })
+    }
+
+    /// Reads a set that [`save`](Self::save) wrote, of the same signature width: its states,
+    /// `len()` (the occupied slots) and [`signature_comparisons`](Self::signature_comparisons).
+    /// Reads exactly the saved bytes, no further.
+    ///
+    /// Errors: [`Error::File`] for a file that is not such a set (another kind, another format
+    /// version, a short input, a checksum that does not match), [`Error::Io`] from `r`,
+    /// [`Error::AllocationFailed`] for memory the OS refuses. Never a panic, and never a set
+    /// built from bytes that fail a check.
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let bits = S::BITS;
+        let (header, lines, count) = persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
+            persist::nonzero_slots(w, bits)
+        })?;
+        let [width, walk, comparisons, _] = header.params;
+        if width != u64::from(bits) || walk != WALK_LINES as u64 {
+            return Err(FileError::Invalid(format!(
+                "a set of {width}-bit signatures walking {walk} lines; this build's walk is \
+                 {WALK_LINES} lines"
+            ))
+            .into());
+        }
+        let tally = Tally::new();
+        tally.add([count, comparisons]);
+        Ok(VisitedSet {
+            lines,
+            _signature: PhantomData,
+            tally,
+            intent: Intent::new(),
+        })
     }
 
     /// Empties the set. Large sets get fresh zero pages from the OS (cheap, and it returns
     /// their memory); if that allocation fails, the slots are zeroed in place instead.
     pub fn clear(&mut self) {
-        match Region::zeroed(self.lines.len(), HugePages::Advise) {
-            Ok(fresh) => self.lines = fresh,
-            Err(_) => self.lines.iter().for_each(signature::clear),
-        }
+        alloc::clear_lines(&mut self.lines);
         self.tally.reset();
     }
 }
@@ -376,5 +473,84 @@ impl<S: Signature> fmt::Debug for VisitedSet<S> {
             .field("len", &self.len())
             .field("capacity", &self.capacity())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(any(loom, searchcache_loom))))]
+mod tests {
+    use super::*;
+
+    /// Pearson's chi-square of `counts` against a uniform spread.
+    fn chi_square(counts: &[u64]) -> f64 {
+        let expected = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// `StateHash::owner` is independent of what the sets use: the states one of 4 owners gets
+    /// are a quarter of all, spread uniformly over the 1,024 lines of a `FingerprintSet` and of
+    /// a `CompactSet`, and their signatures keep every bit at one half (and the top byte of the
+    /// 32-bit signature uniform), for `of`, `portable` and `from_u64` hashes. Bounds are six
+    /// standard deviations: chi-square with `d` degrees of freedom has mean `d` and deviation
+    /// `√(2d)`; a bit count over `m` states has deviation `√m / 2`.
+    #[test]
+    fn one_owners_states_fill_every_line_and_keep_signature_entropy() {
+        const STATES: u64 = 400_000;
+        const OWNERS: usize = 4;
+        let wide = FingerprintSet::new(Size::Entries(8 * 1024)).unwrap();
+        let compact = CompactSet::new(Size::Entries(16 * 1024)).unwrap();
+        assert_eq!((wide.lines.len(), compact.lines.len()), (1024, 1024));
+        let chi_bound = |d: f64| d + 6.0 * (2.0 * d).sqrt();
+        let hashes: [(&str, fn(u64) -> StateHash); 3] = [
+            ("of", |i| StateHash::of(&i)),
+            ("portable", |i| StateHash::portable(&i.to_le_bytes())),
+            ("from_u64", StateHash::from_u64),
+        ];
+        for (name, hash) in hashes {
+            let mut owners = [0u64; 7];
+            for i in 0..STATES {
+                owners[hash(i).owner(7)] += 1;
+            }
+            assert!(chi_square(&owners) < chi_bound(6.0), "{name}: owners {owners:?}");
+            let mine: Vec<StateHash> = (0..STATES)
+                .map(hash)
+                .filter(|h| h.owner(OWNERS) == 1)
+                .collect();
+            let m = mine.len() as f64;
+            let quarter = STATES as f64 / 4.0;
+            assert!((m - quarter).abs() < 6.0 * (quarter * 0.75).sqrt(), "{name}: {m}");
+            let mut lines = [vec![0u64; 1024], vec![0u64; 1024]];
+            let mut top_byte = [0u64; 256];
+            let mut ones = [[0u64; 64], [0u64; 64]];
+            for &h in &mine {
+                let (line, signature) = wide.locate(h);
+                lines[0][line] += 1;
+                for (bit, count) in ones[0].iter_mut().enumerate() {
+                    *count += signature >> bit & 1;
+                }
+                let (line, signature) = compact.locate(h);
+                lines[1][line] += 1;
+                top_byte[(signature >> 24) as usize] += 1;
+                for (bit, count) in ones[1].iter_mut().take(32).enumerate() {
+                    *count += signature >> bit & 1;
+                }
+            }
+            for (set, counts) in ["FingerprintSet", "CompactSet"].iter().zip(&lines) {
+                let x2 = chi_square(counts);
+                assert!(x2 < chi_bound(1023.0), "{name}, {set}: lines chi-square {x2:.0}");
+            }
+            let x2 = chi_square(&top_byte);
+            assert!(x2 < chi_bound(255.0), "{name}: u32 top byte chi-square {x2:.0}");
+            for (width, counts) in [(64, &ones[0]), (32, &ones[1])] {
+                for (bit, &count) in counts.iter().take(width).enumerate() {
+                    let off = (count as f64 - m / 2.0).abs();
+                    assert!(off < 3.0 * m.sqrt(), "{name}, u{width} bit {bit}: {count} of {m}");
+                }
+            }
+        }
+        assert_eq!(StateHash::from_u64(1).owner(0), 0);
+        assert_eq!(StateHash::from_u64(1).owner(1), 0);
     }
 }

@@ -18,7 +18,7 @@
 //! nothing measurable at 64): the table gives up far less than one bit.
 
 use crate::alloc::AtomicLine;
-use crate::sync::Ordering::{AcqRel, Acquire, Relaxed};
+use crate::sync::Ordering::{AcqRel, Acquire};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -144,16 +144,8 @@ pub(crate) fn claim<S: Signature>(line: &Line, i: usize, signature: u64) -> Resu
     }
 }
 
-/// Empties every slot of `line`, skipping words already zero (so untouched pages stay so).
-pub(crate) fn clear(line: &Line) {
-    for word in &line.0 {
-        if word.load(Relaxed) != 0 {
-            word.store(0, Relaxed);
-        }
-    }
-}
 
-#[cfg(all(test, not(searchcache_loom)))]
+#[cfg(all(test, not(any(loom, searchcache_loom))))]
 mod tests {
     use super::*;
     use crate::alloc::ZeroInit;
@@ -189,7 +181,7 @@ mod tests {
         assert_eq!(claim::<u64>(&line, 0, u64::MAX), Ok(()));
         assert_eq!(load::<u64>(&line, 0), u64::MAX);
         assert_eq!(load::<u64>(&line, 3), 0xaaaa_aaaa_5555_5555);
-        clear(&line);
+        crate::alloc::clear_words(&line.0);
         assert_eq!(load::<u32>(&line, 7), 0);
         assert_eq!(load::<u64>(&line, 0), 0);
     }

@@ -1,6 +1,8 @@
 //! How big a table is, and why building one can fail.
 
 use std::fmt;
+use std::io;
+use std::sync::Arc;
 
 /// One mebibyte: the unit of an engine's `Hash` option.
 pub const MIB: usize = 1 << 20;
@@ -44,9 +46,15 @@ impl Size {
     }
 }
 
-/// Why a table could not be built. Building never panics and never aborts: every failure is one
-/// of these, and a table being resized keeps its old memory when this is returned.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a table or set could not be built, saved or loaded.
+///
+/// Building never panics and never aborts: a size too small, too large for the address space
+/// or refused by the OS is one of these, and a table being resized keeps its old memory when
+/// this is returned. What building cannot see is memory the OS promised but cannot deliver:
+/// tables are committed lazily, page by page as they are first written, so a table larger than
+/// the machine's free memory is built, and writing more of it than the machine has is the OS's
+/// matter (on Linux, the OOM killer ends the process), not an `Error` this crate can return.
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// The size holds not even one cache line.
@@ -61,14 +69,69 @@ pub enum Error {
         /// What was asked for.
         size: Size,
     },
+    /// A set with room for this many states (at [`crate::consts::MAX_LOAD`]) overflows the
+    /// address space.
+    TooManyStates {
+        /// The states asked for.
+        states: usize,
+    },
     /// The operating system or the allocator refused the memory.
     AllocationFailed {
         /// How many bytes were requested.
         bytes: usize,
-        /// The OS error, or the allocator's.
-        reason: String,
+        /// The OS error, or the allocator's (also [`std::error::Error::source`]).
+        source: Arc<io::Error>,
     },
+    /// Reading or writing a saved table failed (`save` and `load`; the error is also the
+    /// [`std::error::Error::source`]).
+    Io(Arc<io::Error>),
+    /// A saved table is not what `load` expects: see [`crate::persist::FileError`].
+    File(crate::persist::FileError),
 }
+
+impl Error {
+    /// `AllocationFailed` for `bytes`, with `source`.
+    pub(crate) fn allocation(bytes: usize, source: io::Error) -> Self {
+        Error::AllocationFailed {
+            bytes,
+            source: Arc::new(source),
+        }
+    }
+}
+
+/// Two I/O errors are taken as equal when their kind and OS error code agree.
+fn same_io(a: &io::Error, b: &io::Error) -> bool {
+    a.kind() == b.kind() && a.raw_os_error() == b.raw_os_error()
+}
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        use Error::*;
+        match (self, other) {
+            (
+                ZeroSize { size, line_bytes },
+                ZeroSize {
+                    size: s,
+                    line_bytes: l,
+                },
+            ) => size == s && line_bytes == l,
+            (TooLarge { size }, TooLarge { size: s }) => size == s,
+            (TooManyStates { states }, TooManyStates { states: s }) => states == s,
+            (
+                AllocationFailed { bytes, source },
+                AllocationFailed {
+                    bytes: b,
+                    source: s,
+                },
+            ) => bytes == b && same_io(source, s),
+            (Io(a), Io(b)) => same_io(a, b),
+            (File(a), File(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Error {}
 
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,14 +153,35 @@ impl fmt::Display for Error {
             Error::TooLarge { size } => {
                 write!(f, "table size {size} overflows the address space")
             }
-            Error::AllocationFailed { bytes, reason } => {
-                write!(f, "could not allocate {bytes} bytes for the table: {reason}")
+            Error::TooManyStates { states } => write!(
+                f,
+                "a set with room for {states} states overflows the address space"
+            ),
+            Error::AllocationFailed { bytes, source } => {
+                write!(f, "could not allocate {bytes} bytes for the table: {source}")
             }
+            Error::Io(e) => write!(f, "reading or writing a saved table failed: {e}"),
+            Error::File(e) => write!(f, "not a loadable table: {e}"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::AllocationFailed { source, .. } => Some(&**source),
+            Error::Io(e) => Some(&**e),
+            Error::File(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Io(Arc::new(e))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -29,6 +29,11 @@ pub struct StateHash {
 const INDEX_SEEDS: [u64; 4] = [mix64(1), mix64(2), mix64(3), mix64(4)];
 const SIGNATURE_SEEDS: [u64; 4] = [mix64(5), mix64(6), mix64(7), mix64(8)];
 
+/// Folded into the index before [`StateHash::owner`] mixes it, so that the owner's bits are
+/// not the bits of `mix64(index)` the sets use (a SplitMix64-style odd constant; any fixed
+/// non-zero value would do).
+const OWNER_SALT: u64 = 0x2545_f491_4f6c_dd1d;
+
 /// The SipHash key of [`StateHash::portable`]: the 16 ASCII bytes `searchcache/v1\0\0`.
 pub const PORTABLE_KEY: [u8; 16] = *b"searchcache/v1\0\0";
 
@@ -42,6 +47,7 @@ impl StateHash {
     /// `Hash` implementations themselves depend on the platform (`usize` width, endianness). Use
     /// [`StateHash::portable`] on a byte encoding when hashes must agree across machines.
     #[inline]
+    #[must_use]
     pub fn of<T: Hash + ?Sized>(state: &T) -> Self {
         let [a, b, c, d] = INDEX_SEEDS;
         let index = ahash::RandomState::with_seeds(a, b, c, d).hash_one(state);
@@ -62,12 +68,14 @@ impl StateHash {
     ///
     /// SipHash is a keyed PRF, so its two 64-bit output words behave as independent hashes. It
     /// is slower than [`StateHash::of`]: two SipRounds per 8 bytes, eight more per state.
+    #[must_use]
     pub fn portable(bytes: &[u8]) -> Self {
         Self::from_u128(siphash_2_4_128(&PORTABLE_KEY, bytes))
     }
 
     /// Splits your own 128-bit hash: `index` is the high 64 bits, `signature` the low 64.
     #[inline]
+    #[must_use]
     pub const fn from_u128(hash: u128) -> Self {
         StateHash {
             index: (hash >> 64) as u64,
@@ -77,8 +85,33 @@ impl StateHash {
 
     /// The inverse of [`from_u128`](Self::from_u128).
     #[inline]
+    #[must_use]
     pub const fn to_u128(self) -> u128 {
         (self.index as u128) << 64 | self.signature as u128
+    }
+
+    /// The owner of this state among `n` processes (or shards), `0..n`: for distributing a
+    /// search, where each process keeps the states it owns and sends the others to their
+    /// owners. `n = 0` is taken as 1.
+    ///
+    /// Exact definition, so that every process and every implementation agrees: with
+    /// `h = mix64(index ^ OWNER_SALT)` ([`crate::mix64`], `OWNER_SALT = 0x2545_f491_4f6c_dd1d`),
+    /// the owner is `⌊h · n / 2^64⌋` (the high 64 bits of the 128-bit product). Portable
+    /// whenever the hash is ([`StateHash::portable`]), since it is integer arithmetic only.
+    ///
+    /// Independent of what the sets use, so that each process's share fills all of its set
+    /// and keeps full signature entropy: [`VisitedSet`](crate::VisitedSet) and
+    /// [`Bitstate`](crate::Bitstate) take the line (and first bit) from the high bits of
+    /// `mix64(index)` and the signature from `mix64(signature)`; the owner is the high bits of
+    /// another mix of `index`, unrelated to both for random hashes and, with
+    /// [`StateHash::from_u64`] (index and signature equal), still unrelated to either mix. A
+    /// test checks that the states of one owner spread uniformly over a set's lines and keep
+    /// every signature bit at one half, for `of`, `portable` and `from_u64` hashes.
+    #[must_use]
+    #[inline]
+    pub const fn owner(self, n: usize) -> usize {
+        let n = if n == 0 { 1 } else { n };
+        ((mix64(self.index ^ OWNER_SALT) as u128 * n as u128) >> 64) as usize
     }
 
     /// One 64-bit key (a Zobrist hash, TLC-style fingerprint) as both hashes.
@@ -91,6 +124,7 @@ impl StateHash {
     /// shares its signature with the one key that mixes to [`crate::Signature::ZERO_STAND_IN`]. A [`CompactSet`](crate::CompactSet) keeps 32 of
     /// the mixed bits, disjoint from the high bits the line index uses.
     #[inline]
+    #[must_use]
     pub const fn from_u64(key: u64) -> Self {
         StateHash {
             index: key,

@@ -20,6 +20,7 @@ pub struct CacheStats {
 
 impl CacheStats {
     /// `hits / probes`, or 0 before the first probe.
+    #[must_use]
     pub fn hit_rate(&self) -> f64 {
         if self.probes == 0 {
             0.0

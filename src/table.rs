@@ -1,14 +1,18 @@
 //! `SearchCache`: the lockless, bucketed, generation-aged transposition table.
 
 use crate::alloc::{self, HugePages, Region};
-use crate::bucket::{Bucket, Slot, ENTRIES};
-use crate::mix::{mix64, scale};
-use crate::pack::{age, decode, encode, generation_of, Fits, Pack64, GENERATION_MASK, OCCUPIED};
+use crate::bucket::{tag, Bucket, Slot, ENTRIES};
+use crate::mix::{mix_head, mix_tail, scale};
+use crate::pack::{
+    age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
+};
 use crate::size::{Error, Size};
 use crate::stats::{CacheStats, Counters};
-use crate::sync::{AtomicU8, Ordering::Relaxed};
+use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use crate::persist::{self, FileError, Header, Kind};
 use std::fmt;
 use std::hint::select_unpredictable;
+use std::io::{Read, Write};
 use std::marker::PhantomData;
 use std::ops::Range;
 
@@ -27,7 +31,7 @@ const HASHFULL_SAMPLE_BUCKETS: usize = 250;
 
 /// Tables of this many bytes and more are cleared by all of rayon's threads: below it, waking
 /// the pool costs more than the ~1 ms one core needs for 16 MiB.
-#[cfg_attr(searchcache_loom, allow(dead_code))]
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
 
 /// Where a key may live.
@@ -52,13 +56,12 @@ pub enum Keys {
     Any,
     /// Keys that are already uniformly random 64-bit hashes: Zobrist keys, or
     /// [`StateHash`](crate::StateHash) parts. The table uses them as given and saves the
-    /// mixer: a probe is 37 instructions instead of 49 (callgrind). In time that was worth
-    /// 0.98-1.20x on plain probes of a 1 GiB table, within the noise of the machine it was
-    /// measured on (BENCHMARKS.md).
+    /// mixer (about 12 instructions of a probe's 50; BENCHMARKS.md has what that was worth in
+    /// time).
     ///
     /// The caller vouches for the randomness. With structured keys (counters, packed states)
-    /// the buckets cluster, and the torn-read bound of the Guarantees no longer holds: a torn
-    /// read could then return a value stored for another key.
+    /// the buckets cluster, and the torn-read figure of the Guarantees, which assumes that the
+    /// keys within a bucket differ in random low bits, is not covered.
     Random,
 }
 
@@ -72,18 +75,21 @@ pub struct Options {
 
 impl Options {
     /// Whether to ask for transparent huge pages (default [`HugePages::Advise`]).
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
         self.huge_pages = huge_pages;
         self
     }
 
     /// Buckets of four (default) or a single slot per key.
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn slots(mut self, slots: Slots) -> Self {
         self.slots = slots;
         self
     }
 
     /// Whether keys are mixed before use (default [`Keys::Any`]: they are).
+    #[must_use = "Options are built by value: this returns the changed Options"]
     pub fn keys(mut self, keys: Keys) -> Self {
         self.keys = keys;
         self
@@ -103,10 +109,11 @@ impl Options {
 /// * A probe returns a value that some `store` wrote for that very key, or `None`: never a
 ///   value stored for another key, and never a mix of two stores. The only exception is a true
 ///   64-bit key collision (two positions with the same key, which the table cannot tell apart)
-///   or a torn read whose words happen to XOR to the probed key (about 2^-64 per torn read,
-///   because keys are mixed by a fixed bijection first; with [`Keys::Random`], because the
-///   caller's keys are random). With random keys, a false hit needs a 64-bit match: about
-///   4 · 2^-64 per probe.
+///   or a torn read whose words happen to vouch for the probed key: about 2^-64 per torn read,
+///   because the check word holds a multiplicative tag of the key that moves the key a torn
+///   pair vouches for out of the writer's bucket but for about 1 time in [`buckets`](Self::buckets)
+///   (`src/bucket.rs`; the same with [`Keys::Random`], for random keys). With random keys, a
+///   false hit needs a 64-bit match: about 4 · 2^-64 per probe.
 /// * A stored value may be lost at any time: evicted by a store of another key to the same
 ///   bucket, overwritten by a racing store, or dropped by the value's own
 ///   [`merge`](Pack64::merge). A probe right after a store in the same thread finds it unless
@@ -136,6 +143,8 @@ pub struct SearchCache<V: Pack64> {
     generation: AtomicU8,
     options: Options,
     counters: Counters,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
     _values: PhantomData<fn(V) -> V>,
 }
 
@@ -159,6 +168,7 @@ impl<V: Pack64> SearchCache<V> {
             generation: AtomicU8::new(0),
             options,
             counters: Counters::new(),
+            intent: Intent::new(),
             _values: PhantomData,
         })
     }
@@ -175,9 +185,20 @@ impl<V: Pack64> SearchCache<V> {
     /// The key as the table uses it: mixed, unless the caller said its keys are random.
     #[inline(always)]
     fn mixed(&self, key: u64) -> u64 {
+        self.keyed(key).0
+    }
+
+    /// The key as the table uses it (its high bits choose the bucket) and the tag its entries
+    /// are checked against (`bucket.rs`): with `Keys::Any`, `mix64(key)` and the mixer's
+    /// state before its last multiplication; with `Keys::Random`, the key and `key × TAG`.
+    #[inline(always)]
+    fn keyed(&self, key: u64) -> (u64, u64) {
         match self.options.keys {
-            Keys::Any => mix64(key),
-            Keys::Random => key,
+            Keys::Any => {
+                let head = mix_head(key);
+                (mix_tail(head), head)
+            }
+            Keys::Random => (key, tag(key)),
         }
     }
 
@@ -199,19 +220,51 @@ impl<V: Pack64> SearchCache<V> {
     /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`
     /// (of `key × buckets()` with [`Keys::Random`]).
     /// Exposed for tests and for callers that shard work by bucket; never needed to use the table.
+    #[must_use]
     pub fn bucket_of(&self, key: u64) -> usize {
         scale(self.mixed(key), self.buckets.len())
     }
 
     /// The value stored for `key`, or `None`. See the type's Guarantees.
     #[inline]
+    #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
-        let mixed = self.mixed(key);
+        self.intent.read();
+        let (mixed, tag) = self.keyed(key);
         let (bucket, entries) = self.locate(mixed);
-        let data = with_entries(entries, |e| held(e, mixed, |i| bucket.read(i)).1);
+        let data = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
+    }
+
+    /// [`probe`](Self::probe), and on a hit of an entry written in an earlier generation,
+    /// rewrites it (same value) stamped with the current one, as Stockfish refreshes an
+    /// entry's generation on every probe hit. An entry that serves a search through probes
+    /// alone then stays young: it counts in [`hashfull`](Self::hashfull) and is evicted by its
+    /// depth, not by an age it did not earn. Plain `probe` never writes: there, an entry's age
+    /// counts from its last `store`.
+    ///
+    /// The rewrite is a store of the entry's own value, so it races like one: a store of
+    /// another key to the same slot at the same moment may be lost, as with any two racing
+    /// stores. A hit in the current generation writes nothing.
+    #[must_use = "a probe's answer is what it is for"]
+    #[inline]
+    pub fn probe_refresh(&self, key: u64) -> Option<V> {
+        self.intent.write();
+        let (mixed, tag) = self.keyed(key);
+        let (bucket, entries) = self.locate(mixed);
+        let (slot, data) = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)));
+        let hit = data & OCCUPIED != 0;
+        self.counters.probe(hit);
+        if !hit {
+            return None;
+        }
+        let now = self.generation();
+        if generation_of(data) != now {
+            bucket.write(slot, tag, restamp(data, now));
+        }
+        Some(decode(data))
     }
 
     /// Stores `value` for `key`.
@@ -221,20 +274,21 @@ impl<V: Pack64> SearchCache<V> {
     /// `depth − AGE_WEIGHT · age` is least (the first of equals).
     #[inline]
     pub fn store(&self, key: u64, value: V) {
-        let mixed = self.mixed(key);
+        self.intent.write();
+        let (mixed, tag) = self.keyed(key);
         let now = self.generation();
         let (bucket, entries) = self.locate(mixed);
-        let choice = with_entries(entries, |e| choose::<V>(e, mixed, now, |i| bucket.read(i)));
+        let choice = with_entries(entries, |e| choose::<V>(e, tag, now, |i| bucket.read(i)));
         match choice {
             Choice::Held { slot, data } => {
                 let old = decode(data);
                 if let Some(merged) = value.merge(old, age(now, generation_of(data))) {
-                    bucket.write(slot, mixed, encode(merged, now));
+                    bucket.write(slot, tag, encode(merged, now));
                 }
                 self.counters.store(false);
             }
             Choice::Victim { slot, evicts } => {
-                bucket.write(slot, mixed, encode(value, now));
+                bucket.write(slot, tag, encode(value, now));
                 self.counters.store(evicts);
             }
         }
@@ -256,6 +310,7 @@ impl<V: Pack64> SearchCache<V> {
     }
 
     /// The current generation, `0..128`.
+    #[must_use]
     pub fn generation(&self) -> u8 {
         self.generation.load(Relaxed) & GENERATION_MASK
     }
@@ -263,7 +318,14 @@ impl<V: Pack64> SearchCache<V> {
     /// Permille of entries written in the current generation, over a sample of the first 250
     /// buckets (1,000 entries; the whole table when smaller), as UCI's `info hashfull` reports.
     /// An estimate: a table whose fill is uneven over its buckets is misjudged accordingly.
+    ///
+    /// "Written" means stored, or refreshed by [`probe_refresh`](Self::probe_refresh): an entry
+    /// that a search only reads with plain [`probe`](Self::probe) keeps the generation of its
+    /// last store, so a search served wholly by such hits reports 0 however many entries it
+    /// uses.
+    #[must_use]
     pub fn hashfull(&self) -> usize {
+        self.intent.read();
         let now = self.generation();
         let sample = &self.buckets[..self.buckets.len().min(HASHFULL_SAMPLE_BUCKETS)];
         let current = sample
@@ -278,6 +340,7 @@ impl<V: Pack64> SearchCache<V> {
     /// rayon's thread pool. Stores that race with `clear` may survive it. Pages never written
     /// stay uncommitted (see [`prefault`](Self::prefault)).
     pub fn clear(&self) {
+        self.intent.write();
         self.for_each_chunk(1, |chunk| chunk.iter().for_each(Bucket::clear));
     }
 
@@ -296,7 +359,7 @@ impl<V: Pack64> SearchCache<V> {
     /// Runs `work` on each run of `unit` consecutive buckets (the last may be shorter): on
     /// rayon's pool for tables of 16 MiB and more, else (and under loom) on this thread.
     fn for_each_chunk(&self, unit: usize, work: impl Fn(&[Bucket]) + Sync + Send) {
-        #[cfg(not(searchcache_loom))]
+        #[cfg(not(any(loom, searchcache_loom)))]
         if self.memory_bytes() >= PARALLEL_CLEAR_BYTES {
             use rayon::prelude::*;
             // 16,384 buckets = 1 MiB per task: big enough to amortise scheduling.
@@ -309,22 +372,26 @@ impl<V: Pack64> SearchCache<V> {
     }
 
     /// How many entries the table holds when full: 4 per bucket.
+    #[must_use]
     pub fn capacity(&self) -> usize {
         self.buckets.len() * ENTRIES
     }
 
     /// The number of 64-byte buckets.
+    #[must_use]
     pub fn buckets(&self) -> usize {
         self.buckets.len()
     }
 
     /// Bytes of entry memory: `64 × buckets()` (mapped tables round up to 2 MiB in the address
     /// space, but pages never touched cost no memory).
+    #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
     }
 
     /// The options the table was built with.
+    #[must_use]
     pub fn options(&self) -> Options {
         self.options
     }
@@ -332,11 +399,71 @@ impl<V: Pack64> SearchCache<V> {
     /// Bytes of the table backed by transparent huge pages right now, read from
     /// `/proc/self/smaps` on Linux; `None` elsewhere or when it cannot be read. Pages are
     /// backed on first touch, so a fresh table reports 0.
+    #[must_use]
     pub fn huge_page_bytes(&self) -> Option<usize> {
         alloc::huge_page_bytes(self.buckets.address())
     }
 
+    /// Writes the table to `w` in the format of [`crate::persist`] (a header naming the
+    /// options, the generation and the value's `BITS` and `AGE_WEIGHT`; the buckets as they
+    /// lie in memory; a count of occupied entries; a CRC-32), streaming: no copy of the table is
+    /// made. Stores racing the save may leave torn entries in the file, which read as misses.
+    /// Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = Header {
+            kind: Kind::SearchCache,
+            lines: self.buckets.len(),
+            params: [
+                u64::from(V::BITS),
+                encode_options(self.options),
+                u64::from(self.generation()),
+                V::AGE_WEIGHT as u64,
+            ],
+        };
+        persist::save(w, header, &self.buckets, occupied_entries)
+    }
+
+    /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
+    /// and `AGE_WEIGHT` (what else the bits mean the file cannot tell: load into the type that
+    /// saved them). The table gets the saved options and generation. Reads exactly the saved
+    /// bytes, no further.
+    ///
+    /// Errors: as [`crate::FingerprintSet::load`]; also another `BITS` or `AGE_WEIGHT`, or
+    /// options this build does not know.
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let () = Fits::<V>::CHECK;
+        let mut options = None;
+        let (header, buckets, _) = persist::load::<Bucket>(
+            r,
+            Kind::SearchCache,
+            HugePages::Advise,
+            occupied_entries,
+        )?;
+        let [bits, encoded, generation, weight] = header.params;
+        if bits == u64::from(V::BITS) && weight == V::AGE_WEIGHT as u64 {
+            options = decode_options(encoded);
+        }
+        let options = options.filter(|_| generation <= u64::from(GENERATION_MASK));
+        let options = options.ok_or_else(|| {
+            FileError::Invalid(format!(
+                "a table of {bits}-bit values with age weight {weight} (options {encoded:#x}, \
+                 generation {generation}); this type has {} bits and age weight {}",
+                V::BITS,
+                V::AGE_WEIGHT
+            ))
+        })?;
+        Ok(SearchCache {
+            buckets,
+            generation: AtomicU8::new(generation as u8),
+            options,
+            counters: Counters::new(),
+            intent: Intent::new(),
+            _values: PhantomData,
+        })
+    }
+
     /// The counters, with the `stats` cargo feature; `None` without it.
+    #[must_use]
     pub fn stats(&self) -> Option<CacheStats> {
         self.counters.snapshot()
     }
@@ -345,6 +472,41 @@ impl<V: Pack64> SearchCache<V> {
     pub fn reset_stats(&self) {
         self.counters.reset();
     }
+}
+
+/// Occupied entries of a bucket's words (data words with `OCCUPIED`).
+fn occupied_entries(words: &[u64; 8]) -> u64 {
+    words.iter().skip(1).step_by(2).filter(|&&d| d & OCCUPIED != 0).count() as u64
+}
+
+/// `slots | keys << 8 | huge pages << 16`, each 0 for the default (`crate::persist`).
+fn encode_options(o: Options) -> u64 {
+    let slots = u64::from(o.slots == Slots::Single);
+    let keys = u64::from(o.keys == Keys::Random);
+    let pages = u64::from(o.huge_pages == HugePages::Never);
+    slots | keys << 8 | pages << 16
+}
+
+/// The inverse of [`encode_options`]; `None` for a value it never gives.
+fn decode_options(v: u64) -> Option<Options> {
+    let pick = |shift: u32| match v >> shift & 0xff {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    };
+    if v >> 24 != 0 {
+        return None;
+    }
+    let (slots, keys, pages) = (pick(0)?, pick(8)?, pick(16)?);
+    Some(Options {
+        slots: if slots { Slots::Single } else { Slots::Bucket },
+        keys: if keys { Keys::Random } else { Keys::Any },
+        huge_pages: if pages {
+            HugePages::Never
+        } else {
+            HugePages::Advise
+        },
+    })
 }
 
 /// Runs `scan` on `entries`, passing the whole bucket as a constant range: the common case then
@@ -359,31 +521,29 @@ fn with_entries<R>(entries: Range<usize>, scan: impl FnOnce(Range<usize>) -> R) 
     }
 }
 
-/// The first entry of `entries` that holds `mixed`, and its data word; the data word is without
-/// `OCCUPIED` if none does. The one matching rule of probe and store.
+/// The first entry of `entries` whose words vouch for `tag` (the key's [`tag`]), and its data
+/// word; the data word is without `OCCUPIED` if none does. The one matching rule of probe and
+/// store.
 ///
-/// Every candidate is read and the match selected without a branch on table memory: an early
-/// exit at a random slot mispredicts about once a lookup, and a mispredicted branch that waits on
-/// a cache miss serialises the misses of consecutive lookups (issue 8: a 1 MiB probe loop ran
-/// at pointer-chase speed, ~10x a bare read). `select_unpredictable` keeps LLVM from turning a
-/// select back into a branch (it did, for the last slot), and only scalars are selected (LLVM
-/// splits a select of a tuple into branches). Scanning backwards keeps the first matching entry
-/// when a race left the key in two.
+/// Branch-free on table memory: a mispredicted early exit that waits on a cache miss serialises
+/// the misses of consecutive lookups, so every candidate is read and the match selected with
+/// `select_unpredictable` (which keeps LLVM from turning it back into a branch), on scalars only
+/// (a select of a tuple becomes branches). Scanning backwards keeps the first matching entry
+/// when a race left the key in two. Measurements: BENCHMARKS.md, "The hot-path work".
 ///
-/// Entries are matched on the key alone, not on `OCCUPIED` too: 9 of a probe's 64 instructions
-/// (callgrind), and at DRAM sizes a probe's time grows with its instruction count, because fewer
-/// probes fit in the core's out-of-order window at once (BENCHMARKS.md). An empty entry (both
-/// words 0) vouches for the key whose mix is 0, so that key alone matches empty entries; the
-/// caller tests `OCCUPIED` on the result. That key never reads an empty entry in place of its
-/// own: a store takes the first empty entry, entries never become empty again (`clear` aside),
-/// so every entry before the key's is occupied. A store racing `clear` can break that, and the
-/// cost is a miss, never a wrong value.
+/// Entries are matched on the tag alone, not on `OCCUPIED` too (fewer instructions, and at
+/// DRAM sizes a probe's time grows with them). An empty entry (both words 0) vouches for tag 0,
+/// the key whose mix is 0, so that key alone matches empty entries; the caller tests `OCCUPIED`
+/// on the result. That key never reads an empty entry in place of its own: a store takes the
+/// first empty entry, entries never become empty again (`clear` aside), so every entry before
+/// the key's is occupied. A store racing `clear` can break that, and the cost is a miss, never
+/// a wrong value.
 #[inline(always)]
-fn held(entries: Range<usize>, mixed: u64, read: impl Fn(usize) -> Slot) -> (usize, u64) {
+fn held(entries: Range<usize>, tag: u64, read: impl Fn(usize) -> Slot) -> (usize, u64) {
     let (mut at, mut data) = (entries.start, 0);
     for i in entries.rev() {
         let slot = read(i);
-        let holds = slot.key() == mixed;
+        let holds = slot.tag() == tag;
         at = select_unpredictable(holds, i, at);
         data = select_unpredictable(holds, slot.data, data);
     }
@@ -400,19 +560,16 @@ enum Choice {
 
 /// The store's choice from a single read of each entry of `entries`, so that racing writers
 /// cannot make the two questions (does an entry hold the key? which entry is worth least?)
-/// see different buckets: the first entry holding `mixed`, else the first empty entry, else the
+/// see different buckets: the first entry holding `tag`, else the first empty entry, else the
 /// first of the entries whose `depth − AGE_WEIGHT · age` is least.
 ///
-/// Both scans select with `cmov` like [`held`]; the one branch left is whether the key is
-/// held (taken ~80 % of the time in the benchmarks' mixes), because skipping the victim scan on
-/// that path is worth more than the mispredicts. Measured side by side at 1 GiB, 100 % stores:
-/// this shape 1.75x faster than the branchy scans of commit 43d9399 (callgrind: 144 → 105
-/// instructions per store, 110 since probe and store share [`held`]; 0.50 → 0.32 mispredicts),
-/// while a store with no branch at all was 0.75x, slower: it always paid for both scans.
+/// Both scans select with `cmov` like [`held`]; the one branch left, whether the key is held,
+/// is there because skipping the victim scan on that path is worth more than its mispredicts
+/// (BENCHMARKS.md, "The hot-path work", has the shapes measured).
 #[inline(always)]
 fn choose<V: Pack64>(
     entries: Range<usize>,
-    mixed: u64,
+    tag: u64,
     now: u8,
     read: impl Fn(usize) -> Slot,
 ) -> Choice {
@@ -420,7 +577,7 @@ fn choose<V: Pack64>(
     for i in entries.clone() {
         slots[i] = read(i);
     }
-    let (held_slot, held_data) = held(entries.clone(), mixed, |i| slots[i]);
+    let (held_slot, held_data) = held(entries.clone(), tag, |i| slots[i]);
     if held_data & OCCUPIED != 0 {
         return Choice::Held {
             slot: held_slot,
@@ -459,5 +616,108 @@ impl<V: Pack64> fmt::Debug for SearchCache<V> {
             .field("generation", &self.generation())
             .field("options", &self.options)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(any(loom, searchcache_loom))))]
+mod tests {
+    use super::*;
+    use crate::alloc::ZeroInit;
+    use crate::bucket::UNTAG;
+    use crate::mix::mix64;
+    use crate::pack::{PAYLOAD_BITS, PAYLOAD_MASK};
+
+    /// Torn pairs built the way the table writes them: store A's data word under store B's
+    /// check word, both stores into one slot. The pair vouches for one key, `k*`; a probe can
+    /// only be fooled by it if `k*` lies in the writer's bucket, which must happen about 1/n of
+    /// the time for `n` buckets (bucket.rs has the argument). Without the tag (`check = key ^
+    /// data`), 66,676 of the 100,000 random-value pairs landed there at 64 MiB (every one of 24
+    /// or 40 bits), and every consecutive-value pair.
+    ///
+    /// Counts are Poisson with mean `λ = N/n`; the bounds are `λ ± 6√λ` (plus 6 above, for
+    /// λ ≈ 0). Random values are held to both bounds; structured ones (consecutive, one bit
+    /// apart, a generation apart) only to the upper one: for them the multiplicative hash of
+    /// the difference often moves `k*` out of the bucket for certain, which is only better.
+    #[test]
+    fn torn_pairs_vouch_for_keys_outside_the_writers_bucket() {
+        const N: u64 = 100_000;
+        // Random 64-bit values, a different stream per `seed`.
+        let random = |i: u64, seed: u64| mix64(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed);
+        // A data word as `encode` writes it: occupied, a generation, 56 payload bits.
+        let encode = |payload: u64, generation: u64| {
+            OCCUPIED | generation << PAYLOAD_BITS | payload & PAYLOAD_MASK
+        };
+        for keys in [Keys::Any, Keys::Random] {
+            // 64 MiB (the issue's table) and 1,024 buckets (so λ is large enough to see).
+            for size in [Size::Mib(64), Size::Entries(4096)] {
+                let table =
+                    SearchCache::<u32>::with_options(size, Options::default().keys(keys)).unwrap();
+                let n = table.buckets();
+                let lambda = N as f64 / n as f64;
+                let upper = lambda + 6.0 * lambda.sqrt() + 6.0;
+                let lower = lambda - 6.0 * lambda.sqrt();
+                type Family<'a> = (&'a str, bool, &'a mut dyn FnMut(u64) -> (u64, u64));
+                // Random values of 24, 40 and 56 bits (the widths of real entries).
+                let mut random_values = |i: u64| {
+                    let width = [24, 40, 56][i as usize % 3];
+                    let value = |seed| random(i, seed) >> (64 - width);
+                    (encode(value(1), 5), encode(value(2), 5))
+                };
+                let mut consecutive = |i: u64| (encode(i, 5), encode(i + 1, 5));
+                let mut one_bit = |i: u64| (encode(i << 8, 5), encode(i << 8 ^ 1 << (i % 56), 5));
+                let mut generation = |i: u64| (encode(i, 5), encode(i, 6));
+                let families: [Family; 4] = [
+                    ("random values", true, &mut random_values),
+                    ("consecutive values", false, &mut consecutive),
+                    ("values one bit apart", false, &mut one_bit),
+                    ("a generation apart", false, &mut generation),
+                ];
+                for (family, two_sided, values) in families {
+                    let mut in_bucket = 0u64;
+                    for i in 0..N {
+                        let key_b = match keys {
+                            Keys::Any => i, // structured keys: the mixer spreads them
+                            Keys::Random => random(i, 3),
+                        };
+                        let (data_a, data_b) = values(i);
+                        assert_ne!(data_a, data_b);
+                        let (mixed_b, tag_b) = table.keyed(key_b);
+                        let slot = Bucket::empty();
+                        slot.write(0, tag_b, data_b);
+                        let torn = Slot {
+                            check: slot.read(0).check,
+                            data: data_a,
+                        };
+                        // The table's key that the torn pair vouches for.
+                        let vouched = match keys {
+                            Keys::Any => mix_tail(torn.tag()),
+                            Keys::Random => torn.tag().wrapping_mul(UNTAG),
+                        };
+                        assert_ne!(vouched, mixed_b);
+                        if scale(vouched, n) == scale(mixed_b, n) {
+                            in_bucket += 1;
+                        }
+                    }
+                    let count = in_bucket as f64;
+                    assert!(
+                        count <= upper && (!two_sided || count >= lower),
+                        "{keys:?}, {n} buckets, {family}: {in_bucket} of {N} torn pairs vouch \
+                         for a key in the writer's bucket; 1/n gives {lambda:.1} \
+                         (bounds {lower:.1}..{upper:.1})"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The tag is a bijection that keeps 0 at 0 (an empty entry still vouches only for the key
+    /// whose mix is 0), and `UNTAG` is its inverse.
+    #[test]
+    fn the_tag_is_a_bijection_fixing_zero() {
+        assert_eq!(tag(0), 0);
+        for k in [1u64, 2, 0x9e37_79b9_7f4a_7c15, u64::MAX, 1 << 63] {
+            assert_eq!(tag(k).wrapping_mul(UNTAG), k);
+            assert_ne!(tag(k), 0);
+        }
     }
 }

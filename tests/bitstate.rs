@@ -2,7 +2,8 @@
 //! array's guarantees.
 
 use searchcache::omission::bloom_miss;
-use searchcache::{Bitstate, Error, Inserted, Size, StateHash, MAX_HASHES};
+use searchcache::consts::MAX_HASHES;
+use searchcache::{Bitstate, Error, Inserted, Size, StateHash};
 
 /// Offers `offered` distinct states; returns the number reported `Present` (all false: missed).
 fn missed(table: &Bitstate, offered: u64, hash: fn(u64) -> StateHash) -> u64 {
@@ -57,7 +58,7 @@ fn inserted_states_stay_present() {
     let table = Bitstate::new(Size::Mib(1), 3).unwrap();
     for i in 0..10_000u64 {
         table.prefetch(StateHash::of(&i));
-        table.insert(StateHash::of(&i));
+        let _ = table.insert(StateHash::of(&i));
         assert_eq!(table.insert(StateHash::of(&i)), Inserted::Present);
     }
     assert!((0..10_000u64).all(|i| table.contains(StateHash::of(&i))));
@@ -112,7 +113,7 @@ fn sizes_and_hash_counts() {
 fn clear_forgets_everything() {
     let mut table = Bitstate::new(Size::Bytes(4096), 3).unwrap();
     for i in 0..100u64 {
-        table.insert(StateHash::of(&i));
+        let _ = table.insert(StateHash::of(&i));
     }
     assert!(table.bits_set() > 0);
     table.clear();

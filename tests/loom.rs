@@ -137,14 +137,10 @@ fn explore(name: &str, model: fn()) {
     assert!(executions >= 10, "{name}: only {executions} executions");
 }
 
-/// Lets the threads just spawned run before the reader, in loom's first execution.
-///
-/// Without it loom misses the races these models are about: its DPOR remembers only the last
-/// access to each atomic, so a reader's loads that come first are forgotten as soon as a writer
-/// loads the same word before storing it (every store scans its bucket), and no interleaving with
-/// the store before the reader's load is ever tried (1 execution instead of hundreds; the
-/// naive-protocol run is what showed it). With the writers first, the reader's later loads race
-/// with their stores and loom backtracks the reader into every gap.
+/// Lets the threads just spawned run before the reader, in loom's first execution. (The crate
+/// no longer needs it: under loom every operation first touches an extra atomic that makes a
+/// reader's early loads conflict with a writer's stores, see "Loom" in the crate docs; the
+/// models keep it so that they explore what they did before, from writers-first.)
 fn let_writers_run_first() {
     thread::yield_now();
 }

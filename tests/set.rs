@@ -1,8 +1,8 @@
 //! The visited-state set: exactly-once insertion under concurrency, `Full` as an error, sizes.
 
 use searchcache::{
-    CompactSet, Error, FingerprintSet, Inserted, Signature, Size, StateHash, VisitedSet, MAX_LOAD,
-    WALK_LINES,
+    consts::{MAX_LOAD, WALK_LINES},
+    CompactSet, Error, FingerprintSet, Inserted, Signature, Size, StateHash, VisitedSet,
 };
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -311,5 +311,45 @@ fn first_full_comes_above_max_load() {
         eprintln!("{slots} slots: first Full at load {wide:.4} (u64), {compact:.4} (u32)");
         assert!(wide > MAX_LOAD + 0.04, "u64, {slots} slots: {wide}");
         assert!(compact > MAX_LOAD + 0.05, "u32, {slots} slots: {compact}");
+    }
+}
+
+/// `Full` is `Eq`, and says how many lines the failed insert searched: all of a small set's,
+/// `WALK_LINES + 1` of a large one's.
+#[test]
+fn full_names_the_lines_searched() {
+    fn is_eq<T: Eq>(_: &T) {}
+    for (lines, searched) in [(1usize, 1usize), (3, 3), (4 * WALK_LINES, WALK_LINES + 1)] {
+        let set = FingerprintSet::new(Size::Entries(8 * lines)).unwrap();
+        let full = (0u64..)
+            .find_map(|i| set.insert(StateHash::of(&i)).err())
+            .unwrap();
+        is_eq(&full);
+        assert_eq!(full, full);
+        assert_eq!(full.lines_searched(), searched, "{lines} lines");
+        let message = full.to_string();
+        assert!(
+            message.contains(&format!("in the {searched} line(s) searched")),
+            "{message}"
+        );
+        if lines == 4 * WALK_LINES {
+            break; // a full walk of 1,025 lines takes a long fill: one is enough
+        }
+    }
+}
+
+/// A state count whose set overflows the address space names the states asked for, not the
+/// slots they were turned into.
+#[test]
+fn too_many_states_names_the_states_asked_for() {
+    for states in [usize::MAX / 2, usize::MAX / 9, usize::MAX] {
+        let e = FingerprintSet::with_expected_states(states).unwrap_err();
+        assert_eq!(e, Error::TooManyStates { states });
+        assert!(e.to_string().contains(&states.to_string()), "{e}");
+    }
+    // 4 bytes per slot: MAX/9 states fit the address space (and are refused by the OS).
+    for states in [usize::MAX / 2, usize::MAX] {
+        let e = CompactSet::with_expected_states(states).unwrap_err();
+        assert_eq!(e, Error::TooManyStates { states });
     }
 }

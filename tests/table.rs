@@ -2,7 +2,7 @@
 //! (Races: tests/torture.rs and tests/loom.rs.)
 
 use searchcache::{
-    Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots, PAYLOAD_BITS,
+    consts::PAYLOAD_BITS, Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots,
 };
 
 /// A chess-like entry: the seed's replacement rules, to prove a real policy fits the trait.
@@ -661,4 +661,83 @@ fn prefault_commits_every_page_and_keeps_entries() {
         "prefault committed only {grown} bytes of 64 MiB"
     );
     assert!((0..100u64).all(|k| t.probe(k) == Some(k as u32 + 1)));
+}
+
+/// `Pack64::BITS` is the mask: a value whose `pack` sets bits at or above `BITS` panics in
+/// debug builds, and in release builds comes back with only its low `BITS` bits. Both
+/// directions of issue 13: 16 bits claimed, 56 packed; 56 claimed, 64 packed.
+#[test]
+fn pack_bits_at_or_above_bits_are_dropped_or_caught() {
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Claims<const B: u32>(u64);
+    impl<const B: u32> Pack64 for Claims<B> {
+        const BITS: u32 = B;
+        fn pack(self) -> u64 {
+            self.0
+        }
+        fn unpack(bits: u64) -> Self {
+            Claims(bits)
+        }
+    }
+    fn round_trip<const B: u32>(packed: u64) -> std::thread::Result<Option<Claims<B>>> {
+        let t = SearchCache::<Claims<B>>::new(Size::Entries(4)).unwrap();
+        std::panic::catch_unwind(move || {
+            t.store(1, Claims(packed));
+            t.probe(1)
+        })
+    }
+    let wide = (1u64 << 56) - 1;
+    let got16 = round_trip::<16>(wide);
+    let got56 = round_trip::<56>(u64::MAX);
+    if cfg!(debug_assertions) {
+        assert!(got16.is_err() && got56.is_err(), "debug builds must catch it");
+    } else {
+        assert_eq!(got16.unwrap(), Some(Claims(0xffff)));
+        assert_eq!(got56.unwrap(), Some(Claims(wide)));
+    }
+    // Values within their claim round-trip in both kinds of build.
+    assert_eq!(round_trip::<16>(0xbeef).unwrap(), Some(Claims(0xbeef)));
+    assert_eq!(round_trip::<56>(wide).unwrap(), Some(Claims(wide)));
+}
+
+/// Refused memory keeps the OS's error as the `source()`.
+#[test]
+fn allocation_failures_keep_their_cause() {
+    let e = SearchCache::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
+    let Error::AllocationFailed { bytes, source } = &e else {
+        panic!("{e:?}");
+    };
+    assert_eq!(*bytes, 1 << 62);
+    let cause = std::error::Error::source(&e).expect("a source");
+    assert_eq!(cause.to_string(), source.to_string());
+    assert!(e.to_string().contains(&source.to_string()), "{e}");
+}
+
+/// `probe_refresh` stamps a hit with the current generation (it counts in `hashfull` and is
+/// evicted by its depth alone); a plain `probe` leaves the age as the last store made it.
+#[test]
+fn probe_refresh_keeps_a_hit_entry_young() {
+    for refresh in [false, true] {
+        let t = one_bucket::<ChessLike>();
+        t.store(1, deep(4));
+        t.new_generation();
+        t.new_generation();
+        for k in [2, 3, 4] {
+            t.store(k, deep(3));
+        }
+        let hit = if refresh {
+            t.probe_refresh(1)
+        } else {
+            t.probe(1)
+        };
+        assert_eq!(hit, Some(deep(4)));
+        assert_eq!(t.hashfull(), if refresh { 1000 } else { 750 });
+        // Worth: key 1 is 4 − 8·2 = −12 unrefreshed, 4 refreshed; keys 2-4 are 3.
+        t.store(5, deep(3));
+        assert_eq!(t.probe(1).is_some(), refresh, "refresh {refresh}");
+        assert_eq!(t.probe(2).is_some(), !refresh, "refresh {refresh}");
+        // A hit of this generation, and a miss, write nothing.
+        assert_eq!(t.probe_refresh(5), Some(deep(3)));
+        assert_eq!(t.probe_refresh(99), None);
+    }
 }

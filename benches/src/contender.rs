@@ -11,7 +11,7 @@
 //! Every peer hashes with `ahash` (fixed seeds) except quick_cache, which keeps its bundled
 //! foldhash: the comparison is of table designs, not of hashers.
 
-use searchcache::{HugePages, Keys, Options, SearchCache, Size};
+use searchcache::{Keys, SearchCache};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -44,27 +44,70 @@ pub trait Contender: Sync {
     }
 }
 
-impl Contender for SearchCache<u32> {
-    #[inline(always)]
-    fn read(&self, key: u64) -> bool {
-        self.probe(key).is_some()
-    }
-    #[inline(always)]
-    fn insert(&self, key: u64, value: u32) {
-        self.store(key, value);
-    }
-    #[inline(always)]
-    fn remove(&self, key: u64) {
-        self.store(key, 0);
-    }
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        SearchCache::prefetch(self, key);
-    }
-    fn can_prefetch(&self) -> bool {
-        true
-    }
+/// `Contender` for `$krate::SearchCache<u32>` and the constructor `searchcache_with` in module
+/// `$module`: once for this crate, and once more for the baseline of `benches/ab.sh`.
+macro_rules! searchcache_contender {
+    ($krate:ident, $module:ident) => {
+        /// `SearchCache` as a contender, and how to build one.
+        pub mod $module {
+            use super::Contender;
+            use $krate::{HugePages, Options, SearchCache, Size};
+
+            impl Contender for SearchCache<u32> {
+                #[inline(always)]
+                fn read(&self, key: u64) -> bool {
+                    self.probe(key).is_some()
+                }
+                #[inline(always)]
+                fn insert(&self, key: u64, value: u32) {
+                    self.store(key, value);
+                }
+                #[inline(always)]
+                fn remove(&self, key: u64) {
+                    self.store(key, 0);
+                }
+                #[inline(always)]
+                fn prefetch(&self, key: u64) {
+                    SearchCache::prefetch(self, key);
+                }
+                fn can_prefetch(&self) -> bool {
+                    true
+                }
+            }
+
+            /// A `SearchCache<u32>` of `bytes`, with or without transparent huge pages, told
+            /// what its keys are (`random`: `Keys::Random`, used unmixed; the workloads' keys
+            /// are random-looking, see [`crate::rng::key_of`]).
+            pub fn searchcache_with(
+                bytes: usize,
+                huge_pages: bool,
+                random: bool,
+            ) -> Result<SearchCache<u32>, $krate::Error> {
+                let pages = if huge_pages {
+                    HugePages::Advise
+                } else {
+                    HugePages::Never
+                };
+                let keys = if random {
+                    $krate::Keys::Random
+                } else {
+                    $krate::Keys::Any
+                };
+                SearchCache::with_options(
+                    Size::Bytes(bytes),
+                    Options::default().huge_pages(pages).keys(keys),
+                )
+            }
+        }
+    };
 }
+
+searchcache_contender!(searchcache, current);
+
+// The crate at another revision, built beside this one by `benches/ab.sh` (which adds the
+// dependency and sets the cfg), for paired A/B measurements in the `lean` and `targets` runners.
+#[cfg(searchcache_ab)]
+searchcache_contender!(searchcache_baseline, baseline);
 
 /// A `SearchCache<u32>` of `bytes`, with or without transparent huge pages.
 pub fn searchcache(bytes: usize, huge_pages: bool) -> Result<SearchCache<u32>, searchcache::Error> {
@@ -78,15 +121,7 @@ pub fn searchcache_with(
     huge_pages: bool,
     keys: Keys,
 ) -> Result<SearchCache<u32>, searchcache::Error> {
-    let pages = if huge_pages {
-        HugePages::Advise
-    } else {
-        HugePages::Never
-    };
-    SearchCache::with_options(
-        Size::Bytes(bytes),
-        Options::default().huge_pages(pages).keys(keys),
-    )
+    current::searchcache_with(bytes, huge_pages, keys == Keys::Random)
 }
 
 /// `std::sync::Mutex<HashMap>`: the map a user writes first.

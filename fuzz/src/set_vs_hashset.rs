@@ -13,7 +13,8 @@
 //!   omission that hash compaction accepts.
 
 use crate::input::Input;
-use searchcache::{mix64, Inserted, Signature, Size, StateHash, VisitedSet, WALK_LINES};
+use searchcache::consts::WALK_LINES;
+use searchcache::{mix64, Inserted, Signature, Size, StateHash, VisitedSet};
 use std::collections::HashSet;
 
 /// Runs one input. The first byte picks the width and the number of lines.

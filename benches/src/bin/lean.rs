@@ -1,13 +1,15 @@
 //! Plain probes in the leanest loop (`run::lean_reads`: draw a key, read it, nothing else),
 //! paired like the `targets` runner: the bare read, `SearchCache` with its mixer
 //! (`Keys::Any`) and without (`Keys::Random`), each slice of `--ops` reads run back to back,
-//! order alternating, median ratio over `--rounds`. The matrix's loop (operation mix, batches,
+//! order rotating, median ratio over `--rounds`. Built by `benches/ab.sh`, it also runs
+//! another revision of the crate (the baseline) and gives the paired ratios to it. The matrix's loop (operation mix, batches,
 //! stop flag) costs instructions of its own; here almost every instruction is the table's, so
 //! what a probe adds to a read shows undiluted.
 
 use searchcache::Keys;
 use searchcache_bench::bare::Buffer;
 use searchcache_bench::contender::searchcache_with;
+use searchcache_bench::host::{load_average, machine};
 use searchcache_bench::report::size_name;
 use searchcache_bench::run::{fill, lean_reads};
 use searchcache_bench::spread::spread;
@@ -69,53 +71,96 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    #[cfg(searchcache_ab)]
+    let baselines = {
+        use searchcache_bench::contender::baseline::searchcache_with;
+        let table = |random| {
+            let t = searchcache_with(bytes, true, random).expect("baseline table");
+            fill(&t, universe, 2);
+            t
+        };
+        [table(false), table(true)]
+    };
+    #[cfg_attr(not(searchcache_ab), allow(unused_mut))]
+    let mut subjects: Vec<(&str, Box<dyn Fn(u64) -> u64 + '_>)> = vec![
+        (
+            "bare read",
+            Box::new(|seed| lean_reads(&buffer, universe, ops, seed)),
+        ),
+        (
+            "probe (Keys::Any)",
+            Box::new(|seed| lean_reads(&mixed, universe, ops, seed)),
+        ),
+        (
+            "probe (Keys::Random)",
+            Box::new(|seed| lean_reads(&random, universe, ops, seed)),
+        ),
+    ];
+    // (numerator, denominator) indexes into `subjects`.
+    #[cfg_attr(not(searchcache_ab), allow(unused_mut))]
+    let mut ratios: Vec<(usize, usize)> = vec![(1, 0), (2, 0), (1, 2)];
+    #[cfg(searchcache_ab)]
+    {
+        let [any, random] = &baselines;
+        subjects.push((
+            "baseline probe (Keys::Any)",
+            Box::new(|seed| lean_reads(any, universe, ops, seed)),
+        ));
+        subjects.push((
+            "baseline probe (Keys::Random)",
+            Box::new(|seed| lean_reads(random, universe, ops, seed)),
+        ));
+        ratios.extend([(1, 3), (2, 4)]);
+    }
     let time = |read: &dyn Fn(u64) -> u64, seed: u64| {
         let start = Instant::now();
         std::hint::black_box(read(seed));
         start.elapsed().as_secs_f64() * 1e9 / ops as f64
     };
-    let subjects: [&dyn Fn(u64) -> u64; 3] = [
-        &|seed| lean_reads(&buffer, universe, ops, seed),
-        &|seed| lean_reads(&mixed, universe, ops, seed),
-        &|seed| lean_reads(&random, universe, ops, seed),
-    ];
-    let mut ns = [Vec::new(), Vec::new(), Vec::new()];
-    let mut ratios = [Vec::new(), Vec::new(), Vec::new()];
+    let n = subjects.len();
+    let mut ns = vec![Vec::new(); n];
+    let mut quotients = vec![Vec::new(); ratios.len()];
     for round in 0..rounds {
-        let mut this = [0.0; 3];
-        for k in 0..3 {
+        let mut this = vec![0.0; n];
+        for k in 0..n {
             // Rotate the order every round, so no subject always runs first.
-            let s = (k + round) % 3;
-            this[s] = time(subjects[s], round as u64);
+            let s = (k + round) % n;
+            this[s] = time(&subjects[s].1, round as u64);
         }
-        for s in 0..3 {
+        for s in 0..n {
             ns[s].push(this[s]);
         }
-        ratios[0].push(this[1] / this[0]);
-        ratios[1].push(this[2] / this[0]);
-        ratios[2].push(this[1] / this[2]);
+        for (q, &(num, den)) in quotients.iter_mut().zip(&ratios) {
+            q.push(this[num] / this[den]);
+        }
     }
+    println!("{}", machine());
     println!(
         "lean loop at {}, {rounds} rounds of {ops} reads each, one thread, huge pages; medians",
         size_name(bytes)
     );
+    let mib = |b: Option<usize>| b.map_or("?".into(), |b| (b >> 20).to_string());
+    #[cfg_attr(not(searchcache_ab), allow(unused_mut))]
+    let mut huge = vec![mib(mixed.huge_page_bytes()), mib(random.huge_page_bytes())];
+    #[cfg(searchcache_ab)]
+    huge.extend(baselines.iter().map(|t| mib(t.huge_page_bytes())));
+    println!(
+        "huge pages (MiB of {}): tables {} (in the order below); load average at end {}\n",
+        bytes >> 20,
+        huge.join(" / "),
+        load_average()
+    );
     println!("| subject | ns per read |\n|---|---:|");
-    for (name, v) in ["bare read", "probe (Keys::Any)", "probe (Keys::Random)"]
-        .iter()
-        .zip(&ns)
-    {
-        println!("| {name} | {:.1} |", spread(v.clone()).0);
+    for ((name, _), v) in subjects.iter().zip(ns) {
+        println!("| {name} | {:.1} |", spread(v).0);
     }
-    println!("\n| ratio | median |\n|---|---:|");
-    for (name, v) in [
-        "probe (Keys::Any) ÷ bare read",
-        "probe (Keys::Random) ÷ bare read",
-        "probe (Keys::Any) ÷ probe (Keys::Random)",
-    ]
-    .iter()
-    .zip(&ratios)
-    {
-        println!("| {name} | {:.2} |", spread(v.clone()).0);
+    println!("\n| ratio | median | min – max |\n|---|---:|---:|");
+    for (&(num, den), q) in ratios.iter().zip(quotients) {
+        let (median, lo, hi) = spread(q);
+        println!(
+            "| {} ÷ {} | {median:.3} | {lo:.2} – {hi:.2} |",
+            subjects[num].0, subjects[den].0
+        );
     }
     ExitCode::SUCCESS
 }

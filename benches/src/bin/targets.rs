@@ -31,7 +31,9 @@ usage: targets [options]
   --rounds N      rounds of every pair (default 31)
   --secs S        seconds per cell per round (default 0.05)
   --out DIR       where targets-TAG.md goes (default benches/results)
-  --tag NAME      (default the UTC time, HHMM)";
+  --tag NAME      (default the UTC time, HHMM)
+  --pairs all|ab  the targets (default), or only this crate against the baseline revision
+                  (needs the build of benches/ab.sh; then nothing but the tables is built)";
 
 /// The mixes compared with dashmap (rapid-grow needs a fresh map per run; the matrix has it).
 const MIXES: [&str; 5] = [
@@ -43,6 +45,8 @@ const MIXES: [&str; 5] = [
 ];
 
 struct Config {
+    /// Only the A/B pairs (`--pairs ab`).
+    ab: bool,
     mib: usize,
     rounds: usize,
     duration: Duration,
@@ -52,6 +56,7 @@ struct Config {
 
 fn parse_args() -> Result<Config, String> {
     let mut c = Config {
+        ab: false,
         mib: 1024,
         rounds: 31,
         duration: Duration::from_millis(50),
@@ -85,6 +90,12 @@ fn parse_args() -> Result<Config, String> {
             }
             "--out" => c.out = PathBuf::from(value),
             "--tag" => c.tag = value,
+            "--pairs" => match value.as_str() {
+                "all" => c.ab = false,
+                "ab" if cfg!(searchcache_ab) => c.ab = true,
+                "ab" => return Err("--pairs ab needs the build of benches/ab.sh".into()),
+                _ => return Err(format!("--pairs takes all or ab, not '{value}'")),
+            },
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -124,6 +135,15 @@ enum Cell {
     },
     /// dashmap on a mix.
     DashMap { mix: &'static str, threads: usize },
+    /// The baseline revision's `SearchCache` on a mix (`benches/ab.sh`): huge pages, with
+    /// `Keys::Random` when `random`.
+    #[cfg_attr(not(searchcache_ab), allow(dead_code))]
+    Baseline {
+        random: bool,
+        mix: &'static str,
+        threads: usize,
+        prefetch: bool,
+    },
 }
 
 /// The bare read on huge pages.
@@ -186,6 +206,39 @@ fn rate(what: String, numerator: Cell, denominator: Cell, target: Option<(f64, b
         by_rate: true,
         target,
     }
+}
+
+/// This crate against the baseline revision, table for table: probes (plain and batched) with
+/// either kind of keys, and the write-heavy mixes. "≤ 1.03" is issue 13's bound on what the
+/// torn-read tag may cost a probe.
+fn ab_pairs() -> Vec<Pair> {
+    use Table::{Huge, RandomKeys};
+    let mut pairs = Vec::new();
+    for t in [1, 2] {
+        for (table, random, keys) in [(Huge, false, "Keys::Any"), (RandomKeys, true, "Keys::Random")]
+        {
+            for (mix, prefetch, target) in [
+                ("probe-only", false, at_most(1.03)),
+                ("probe-only", true, None),
+                ("probe-heavy", false, None),
+                ("store-heavy", false, None),
+            ] {
+                let batched = if prefetch { " (batched prefetch)" } else { "" };
+                pairs.push(time(
+                    format!("{mix}{batched}, {keys}: this ÷ baseline, {t} thread(s)"),
+                    cache(table, mix, t, prefetch),
+                    Cell::Baseline {
+                        random,
+                        mix,
+                        threads: t,
+                        prefetch,
+                    },
+                    target,
+                ));
+            }
+        }
+    }
+    pairs
 }
 
 fn pairs() -> Vec<Pair> {
@@ -297,6 +350,9 @@ struct Subjects {
     /// Huge pages, 4 KiB pages, huge pages with `Keys::Random`.
     tables: [searchcache::SearchCache<u32>; 3],
     dashmap: Box<dyn Bench>,
+    /// The baseline's tables with `Keys::Any` and `Keys::Random` (`benches/ab.sh`).
+    #[cfg(searchcache_ab)]
+    baselines: [searchcache_baseline::SearchCache<u32>; 2],
     universe: u64,
     duration: Duration,
 }
@@ -339,6 +395,18 @@ impl Subjects {
                 &self.spec(mix, threads, prefetch),
             ),
             Cell::DashMap { mix, threads } => self.dashmap.run(&self.spec(mix, threads, false)),
+            #[cfg(searchcache_ab)]
+            Cell::Baseline {
+                random,
+                mix,
+                threads,
+                prefetch,
+            } => run(
+                &self.baselines[usize::from(random)],
+                &self.spec(mix, threads, prefetch),
+            ),
+            #[cfg(not(searchcache_ab))]
+            Cell::Baseline { .. } => unreachable!("--pairs ab is refused without benches/ab.sh"),
         }
     }
 }
@@ -347,20 +415,34 @@ fn build(c: &Config) -> Result<Subjects, String> {
     let bytes = c.mib << 20;
     let universe = (bytes / 16) as u64;
     let started = Instant::now();
-    let buffer = |huge| Buffer::new(bytes, huge).map_err(|e| format!("buffer: {e}"));
+    // What the A/B pairs do not run is built at one huge page, not filled.
+    let unused = if c.ab { 2 << 20 } else { bytes };
+    let buffer = |huge, bytes| Buffer::new(bytes, huge).map_err(|e| format!("buffer: {e}"));
     let table = |huge, keys| -> Result<_, String> {
         let t = searchcache_with(bytes, huge, keys).map_err(|e| e.to_string())?;
         fill(&t, universe, 2);
         Ok(t)
     };
-    let buffers = [buffer(true)?, buffer(false)?];
-    let tables = [
-        table(true, Keys::Any)?,
-        table(false, Keys::Any)?,
-        table(true, Keys::Random)?,
-    ];
-    let dashmap = Peer::DashMap.build(bytes, universe as usize, true);
-    dashmap.fill(universe, 2);
+    let buffers = [buffer(true, unused)?, buffer(false, unused)?];
+    let small = match c.ab {
+        true => searchcache_with(unused, false, Keys::Any).map_err(|e| e.to_string())?,
+        false => table(false, Keys::Any)?,
+    };
+    let tables = [table(true, Keys::Any)?, small, table(true, Keys::Random)?];
+    let dashmap = Peer::DashMap.build(unused, (unused / 16) as usize, true);
+    if !c.ab {
+        dashmap.fill(universe, 2);
+    }
+    #[cfg(searchcache_ab)]
+    let baselines = {
+        use searchcache_bench::contender::baseline::searchcache_with;
+        let table = |random| -> Result<_, String> {
+            let t = searchcache_with(bytes, true, random).map_err(|e| e.to_string())?;
+            fill(&t, universe, 2);
+            Ok(t)
+        };
+        [table(false)?, table(true)?]
+    };
     eprintln!(
         "built and filled everything at {} in {:.1} s",
         size_name(bytes),
@@ -370,6 +452,8 @@ fn build(c: &Config) -> Result<Subjects, String> {
         buffers,
         tables,
         dashmap,
+        #[cfg(searchcache_ab)]
+        baselines,
         universe,
         duration: c.duration,
     })
@@ -399,7 +483,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let pairs = pairs();
+    let pairs = if c.ab { ab_pairs() } else { pairs() };
     let started = Instant::now();
     // ratios[p][round], and each side's ns/op per round.
     let mut ratios = vec![Vec::new(); pairs.len()];

@@ -79,6 +79,11 @@ impl Engine {
                     .reconfigure(config)
                     .map_err(|e| format!("TTSlots: {e}; keeping the old table"))
             }
+            "ttrefresh" => {
+                let on = parse_bool(&value, "TTRefresh")?;
+                self.table_mut()?.refresh = on;
+                Ok(())
+            }
             "ttprefetch" => {
                 let on = parse_bool(&value, "TTPrefetch")?;
                 self.table_mut()?.prefetch = on;

@@ -227,6 +227,8 @@ pub struct TranspositionTable {
     config: TableConfig,
     /// Prefetch children's buckets (the `TTPrefetch` option, for measuring it).
     pub prefetch: bool,
+    /// Refresh a hit entry's generation (`TTRefresh`; `SearchCache::probe_refresh`).
+    pub refresh: bool,
 }
 
 impl TranspositionTable {
@@ -237,6 +239,7 @@ impl TranspositionTable {
             cache,
             config,
             prefetch: true,
+            refresh: false,
         })
     }
 
@@ -280,7 +283,12 @@ impl TranspositionTable {
     /// The stored entry for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        self.cache.as_ref()?.probe(key)
+        let cache = self.cache.as_ref()?;
+        if self.refresh {
+            cache.probe_refresh(key)
+        } else {
+            cache.probe(key)
+        }
     }
 
     /// Stores an entry for `key` (merge rules in [`TtEntry::merge`]).

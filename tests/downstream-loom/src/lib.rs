@@ -1,0 +1,1 @@
+//! Nothing: the models are in tests/.
