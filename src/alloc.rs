@@ -97,7 +97,10 @@ mod region {
             let raw = unsafe { std::alloc::alloc_zeroed(layout) };
             let ptr = NonNull::new(raw.cast::<T>()).ok_or_else(|| {
                 let why = "the global allocator returned null";
-                Error::allocation(layout.size(), io::Error::new(io::ErrorKind::OutOfMemory, why))
+                Error::allocation(
+                    layout.size(),
+                    io::Error::new(io::ErrorKind::OutOfMemory, why),
+                )
             })?;
             Ok(Region {
                 ptr,
@@ -210,12 +213,10 @@ mod region {
     impl<T: ZeroInit> Region<T> {
         pub(crate) fn zeroed(len: usize, _pages: HugePages) -> Result<Self, Error> {
             let mut items = Vec::new();
-            items
-                .try_reserve_exact(len)
-                .map_err(|e| {
-                    let bytes = len.saturating_mul(size_of::<T>());
-                    Error::allocation(bytes, io::Error::new(io::ErrorKind::OutOfMemory, e))
-                })?;
+            items.try_reserve_exact(len).map_err(|e| {
+                let bytes = len.saturating_mul(size_of::<T>());
+                Error::allocation(bytes, io::Error::new(io::ErrorKind::OutOfMemory, e))
+            })?;
             items.extend((0..len).map(|_| T::empty()));
             Ok(Region(items.into_boxed_slice()))
         }

@@ -55,7 +55,23 @@
 //! * **Memory**: 16 bytes per entry, 65,536 entries per MiB, nothing per entry beyond that.
 //!   Tables of 2 MiB and more are mapped lazily from the OS and asked for huge pages.
 //! * **Errors, not aborts**: building a table with a zero, overflowing or unavailable size
-//!   returns an [`Error`].
+//!   returns an [`Error`], never a panic or an abort. Memory is committed as it is first
+//!   written, so writing more of a table than the machine has is the OS's matter (on Linux the
+//!   OOM killer), not an error the crate can see ([`Error`] has the details).
+//! * **Files**: `save` and `load` of every table and set ([`persist`]) stream a versioned,
+//!   checksummed dump; a bad file is an [`Error`], never a panic or a silently wrong table.
+//!
+//! # What the crate exports
+//!
+//! The root has what a program uses: the table ([`SearchCache`], [`Pack64`], [`Options`],
+//! [`Keys`], [`Slots`], [`HugePages`], [`Size`], [`CacheStats`]), the visited-state stores
+//! ([`FingerprintSet`], [`CompactSet`], [`VisitedSet`] and its [`Signature`] widths,
+//! [`Bitstate`] with [`DEFAULT_HASHES`], [`StateHash`], [`Inserted`], [`Full`]), [`Error`],
+//! and the helpers [`mix64`] and [`prefetch`]. Modules: [`omission`] (the bounds to print
+//! after a run), [`persist`] (the file format, its errors and the checksum wrappers), and
+//! [`consts`] (the layout's numbers: payload bits, bucket and entry sizes, the sets' load and
+//! walk bounds, the bitstate's hash limit, `MIB`, the portable hash key, the format version),
+//! for code that sizes tables or reports on them.
 //!
 //! # Loom
 //!

@@ -140,7 +140,9 @@ pub(crate) fn encode<V: Pack64>(value: V, generation: u8) -> u64 {
         bits & !payload_mask::<V>() == 0,
         "Pack64::pack returned bits above Pack64::BITS"
     );
-    OCCUPIED | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS | (bits & payload_mask::<V>())
+    OCCUPIED
+        | u64::from(generation & GENERATION_MASK) << PAYLOAD_BITS
+        | (bits & payload_mask::<V>())
 }
 
 /// An occupied data word with its generation replaced by `generation`.
@@ -172,7 +174,11 @@ pub(crate) fn age(now: u8, written: u8) -> u8 {
 /// `min` keeps the mask inside the payload even so).
 #[inline(always)]
 const fn payload_mask<V: Pack64>() -> u64 {
-    let bits = if V::BITS < PAYLOAD_BITS { V::BITS } else { PAYLOAD_BITS };
+    let bits = if V::BITS < PAYLOAD_BITS {
+        V::BITS
+    } else {
+        PAYLOAD_BITS
+    };
     (1u64 << bits) - 1
 }
 

@@ -332,7 +332,11 @@ pub(crate) fn nonzero_slots(words: &[u64; 8], bits: u32) -> u64 {
     let mask = u64::MAX >> (64 - bits);
     words
         .iter()
-        .map(|&w| (0..64 / bits).filter(|i| w >> (i * bits) & mask != 0).count() as u64)
+        .map(|&w| {
+            (0..64 / bits)
+                .filter(|i| w >> (i * bits) & mask != 0)
+                .count() as u64
+        })
         .sum()
 }
 

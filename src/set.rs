@@ -437,9 +437,10 @@ impl<S: Signature> VisitedSet<S> {
     /// built from bytes that fail a check.
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let bits = S::BITS;
-        let (header, lines, count) = persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
-            persist::nonzero_slots(w, bits)
-        })?;
+        let (header, lines, count) =
+            persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
+                persist::nonzero_slots(w, bits)
+            })?;
         let [width, walk, comparisons, _] = header.params;
         if width != u64::from(bits) || walk != WALK_LINES as u64 {
             return Err(FileError::Invalid(format!(
@@ -513,14 +514,20 @@ mod tests {
             for i in 0..STATES {
                 owners[hash(i).owner(7)] += 1;
             }
-            assert!(chi_square(&owners) < chi_bound(6.0), "{name}: owners {owners:?}");
+            assert!(
+                chi_square(&owners) < chi_bound(6.0),
+                "{name}: owners {owners:?}"
+            );
             let mine: Vec<StateHash> = (0..STATES)
                 .map(hash)
                 .filter(|h| h.owner(OWNERS) == 1)
                 .collect();
             let m = mine.len() as f64;
             let quarter = STATES as f64 / 4.0;
-            assert!((m - quarter).abs() < 6.0 * (quarter * 0.75).sqrt(), "{name}: {m}");
+            assert!(
+                (m - quarter).abs() < 6.0 * (quarter * 0.75).sqrt(),
+                "{name}: {m}"
+            );
             let mut lines = [vec![0u64; 1024], vec![0u64; 1024]];
             let mut top_byte = [0u64; 256];
             let mut ones = [[0u64; 64], [0u64; 64]];
@@ -539,14 +546,23 @@ mod tests {
             }
             for (set, counts) in ["FingerprintSet", "CompactSet"].iter().zip(&lines) {
                 let x2 = chi_square(counts);
-                assert!(x2 < chi_bound(1023.0), "{name}, {set}: lines chi-square {x2:.0}");
+                assert!(
+                    x2 < chi_bound(1023.0),
+                    "{name}, {set}: lines chi-square {x2:.0}"
+                );
             }
             let x2 = chi_square(&top_byte);
-            assert!(x2 < chi_bound(255.0), "{name}: u32 top byte chi-square {x2:.0}");
+            assert!(
+                x2 < chi_bound(255.0),
+                "{name}: u32 top byte chi-square {x2:.0}"
+            );
             for (width, counts) in [(64, &ones[0]), (32, &ones[1])] {
                 for (bit, &count) in counts.iter().take(width).enumerate() {
                     let off = (count as f64 - m / 2.0).abs();
-                    assert!(off < 3.0 * m.sqrt(), "{name}, u{width} bit {bit}: {count} of {m}");
+                    assert!(
+                        off < 3.0 * m.sqrt(),
+                        "{name}, u{width} bit {bit}: {count} of {m}"
+                    );
                 }
             }
         }

@@ -144,7 +144,6 @@ pub(crate) fn claim<S: Signature>(line: &Line, i: usize, signature: u64) -> Resu
     }
 }
 
-
 #[cfg(all(test, not(any(loom, searchcache_loom))))]
 mod tests {
     use super::*;

@@ -6,10 +6,10 @@ use crate::mix::{mix_head, mix_tail, scale};
 use crate::pack::{
     age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
 };
+use crate::persist::{self, FileError, Header, Kind};
 use crate::size::{Error, Size};
 use crate::stats::{CacheStats, Counters};
 use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
-use crate::persist::{self, FileError, Header, Kind};
 use std::fmt;
 use std::hint::select_unpredictable;
 use std::io::{Read, Write};
@@ -433,12 +433,8 @@ impl<V: Pack64> SearchCache<V> {
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let () = Fits::<V>::CHECK;
         let mut options = None;
-        let (header, buckets, _) = persist::load::<Bucket>(
-            r,
-            Kind::SearchCache,
-            HugePages::Advise,
-            occupied_entries,
-        )?;
+        let (header, buckets, _) =
+            persist::load::<Bucket>(r, Kind::SearchCache, HugePages::Advise, occupied_entries)?;
         let [bits, encoded, generation, weight] = header.params;
         if bits == u64::from(V::BITS) && weight == V::AGE_WEIGHT as u64 {
             options = decode_options(encoded);
@@ -476,7 +472,12 @@ impl<V: Pack64> SearchCache<V> {
 
 /// Occupied entries of a bucket's words (data words with `OCCUPIED`).
 fn occupied_entries(words: &[u64; 8]) -> u64 {
-    words.iter().skip(1).step_by(2).filter(|&&d| d & OCCUPIED != 0).count() as u64
+    words
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&d| d & OCCUPIED != 0)
+        .count() as u64
 }
 
 /// `slots | keys << 8 | huge pages << 16`, each 0 for the default (`crate::persist`).

@@ -1,8 +1,8 @@
 //! Bitstate: the measured loss on 10^6 distinct states against the Bloom prediction, and the
 //! array's guarantees.
 
-use searchcache::omission::bloom_miss;
 use searchcache::consts::MAX_HASHES;
+use searchcache::omission::bloom_miss;
 use searchcache::{Bitstate, Error, Inserted, Size, StateHash};
 
 /// Offers `offered` distinct states; returns the number reported `Present` (all false: missed).

@@ -21,7 +21,13 @@ fn dropping_a_must_use_value_is_an_error() {
     assert!(marked.len() >= 15, "{} marked lines", marked.len());
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
-        .args(["check", "--quiet", "--message-format", "short", "--manifest-path"])
+        .args([
+            "check",
+            "--quiet",
+            "--message-format",
+            "short",
+            "--manifest-path",
+        ])
         .arg(crate_dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(Path::new(env!("CARGO_TARGET_TMPDIR")).join("must-use"))
@@ -31,17 +37,33 @@ fn dropping_a_must_use_value_is_an_error() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "compiled without an error:\n{stderr}");
+    assert!(
+        !output.status.success(),
+        "compiled without an error:\n{stderr}"
+    );
     // `src/lib.rs:LINE:COLUMN: error: unused ...`, one per dropped value.
     let errors: BTreeSet<usize> = stderr
         .lines()
         .filter(|line| line.contains(": error"))
-        .filter_map(|line| line.strip_prefix("src/lib.rs:")?.split(':').next()?.parse().ok())
+        .filter_map(|line| {
+            line.strip_prefix("src/lib.rs:")?
+                .split(':')
+                .next()?
+                .parse()
+                .ok()
+        })
         .collect();
     let unused = stderr
         .lines()
         .filter(|line| line.contains(": error: unused"))
         .count();
-    assert_eq!(errors, marked, "errors on other lines than marked:\n{stderr}");
-    assert_eq!(unused, marked.len(), "not every error is an unused value:\n{stderr}");
+    assert_eq!(
+        errors, marked,
+        "errors on other lines than marked:\n{stderr}"
+    );
+    assert_eq!(
+        unused,
+        marked.len(),
+        "not every error is an unused value:\n{stderr}"
+    );
 }

@@ -690,7 +690,10 @@ fn pack_bits_at_or_above_bits_are_dropped_or_caught() {
     let got16 = round_trip::<16>(wide);
     let got56 = round_trip::<56>(u64::MAX);
     if cfg!(debug_assertions) {
-        assert!(got16.is_err() && got56.is_err(), "debug builds must catch it");
+        assert!(
+            got16.is_err() && got56.is_err(),
+            "debug builds must catch it"
+        );
     } else {
         assert_eq!(got16.unwrap(), Some(Claims(0xffff)));
         assert_eq!(got56.unwrap(), Some(Claims(wide)));

@@ -215,8 +215,10 @@ fn ab_pairs() -> Vec<Pair> {
     use Table::{Huge, RandomKeys};
     let mut pairs = Vec::new();
     for t in [1, 2] {
-        for (table, random, keys) in [(Huge, false, "Keys::Any"), (RandomKeys, true, "Keys::Random")]
-        {
+        for (table, random, keys) in [
+            (Huge, false, "Keys::Any"),
+            (RandomKeys, true, "Keys::Random"),
+        ] {
             for (mix, prefetch, target) in [
                 ("probe-only", false, at_most(1.03)),
                 ("probe-only", true, None),

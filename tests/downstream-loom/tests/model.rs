@@ -50,7 +50,10 @@ fn a_found_state_publishes_what_its_inserter_wrote() {
     });
     let found = found.load(Relaxed);
     println!("happens-before: {explored} executions, {found} found the state");
-    assert!(explored > 1 && found > 0, "{explored} executions, {found} found");
+    assert!(
+        explored > 1 && found > 0,
+        "{explored} executions, {found} found"
+    );
 }
 
 /// Two threads store different values for one key: loom must reach the interleavings in which
@@ -108,7 +111,10 @@ fn a_probe_first_model_explores_more_than_one_interleaving() {
     });
     let hits = hits.load(Relaxed);
     println!("probe first: {explored} executions, {hits} hits");
-    assert!(explored > 1 && hits > 0, "{explored} executions, {hits} hits");
+    assert!(
+        explored > 1 && hits > 0,
+        "{explored} executions, {hits} hits"
+    );
 }
 
 /// The loom limitation the crate works around (crate docs, "Loom"): a read, then another
