@@ -54,6 +54,8 @@ OPENINGS = [
 
 # Games longer than this many plies are adjudicated drawn (keeps the match bounded).
 MAX_PLIES = 300
+# Move Overhead given to Stockfish, ms (its default is 10).
+STOCKFISH_OVERHEAD_MS = 100
 # Adjudication (--adjudicate): a side both engines score at least this many centipawns behind,
 # for RESIGN_MOVES moves of each side in a row, loses; after DRAW_FROM plies, both scores within
 # DRAW_CP for DRAW_MOVES moves of each side in a row is a draw.
@@ -319,6 +321,9 @@ def main():
     is_stockfish = opponent.id.get("name", "").startswith("Stockfish")
     their_config = {"Threads": 1, "Hash": args.hash}
     if is_stockfish:
+        # Stockfish's default of 10 ms lost on time against this runner's clock (the wall time
+        # of each `go`, python-chess and a loaded machine included): give it a reserve.
+        their_config["Move Overhead"] = STOCKFISH_OVERHEAD_MS
         if args.elo is not None:
             their_config.update({"UCI_LimitStrength": True, "UCI_Elo": args.elo})
             label = f"Stockfish (UCI_Elo {args.elo})"

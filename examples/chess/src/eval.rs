@@ -1,9 +1,11 @@
-//! Static evaluation: material plus piece-square terms, tapered between middlegame and endgame
-//! by the non-pawn material left (PeSTO's tables).
+//! Static evaluation: material plus piece-square terms (PeSTO's tables) plus the positional
+//! terms of [`crate::positional`], tapered between middlegame and endgame by the non-pawn
+//! material left.
 //!
 //! The values are Ronald Friederich's PeSTO tables as published on the Chess Programming Wiki
 //! ("PeSTO's Evaluation Function"): tuned for exactly this tapered material + piece-square form.
 
+use crate::positional::positional_terms;
 use cozy_chess::{Board, Color, Piece};
 
 /// Middlegame and endgame values of pawn, knight, bishop, rook, queen, king.
@@ -215,6 +217,8 @@ fn white_terms(board: &Board) -> (i32, i32, i32) {
 /// The static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
     let (mg, eg, phase) = white_terms(board);
+    let (pmg, peg) = positional_terms(board);
+    let (mg, eg) = (mg + pmg, eg + peg);
     let white = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
     let stm = if board.side_to_move() == Color::White {
         white

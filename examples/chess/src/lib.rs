@@ -15,6 +15,7 @@ pub mod ordering;
 pub mod output;
 pub mod perft;
 pub mod position;
+pub mod positional;
 pub mod search;
 pub mod see;
 pub mod text;
