@@ -23,14 +23,7 @@ impl Engine {
             "hash" => {
                 let mib = parse_in_range(&value, 0, MAX_HASH_MIB, "Hash")?;
                 check_physical_memory(mib)?;
-                let table = self.table_mut()?;
-                let config = TableConfig {
-                    mib,
-                    ..table.config()
-                };
-                table
-                    .reconfigure(config)
-                    .map_err(|e| format!("Hash {mib}: {e}; keeping the old table"))
+                self.reconfigure_table(&format!("Hash {mib}"), |c| TableConfig { mib, ..c })
             }
             "threads" => {
                 self.finish_search(true);
@@ -70,14 +63,7 @@ impl Engine {
                         ))
                     }
                 };
-                let table = self.table_mut()?;
-                let config = TableConfig {
-                    slots,
-                    ..table.config()
-                };
-                table
-                    .reconfigure(config)
-                    .map_err(|e| format!("TTSlots: {e}; keeping the old table"))
+                self.reconfigure_table("TTSlots", |c| TableConfig { slots, ..c })
             }
             "ttrefresh" => {
                 let on = parse_bool(&value, "TTRefresh")?;
@@ -91,17 +77,26 @@ impl Engine {
             }
             "hugepages" => {
                 let huge_pages = parse_bool(&value, "HugePages")?;
-                let table = self.table_mut()?;
-                let config = TableConfig {
-                    huge_pages,
-                    ..table.config()
-                };
-                table
-                    .reconfigure(config)
-                    .map_err(|e| format!("HugePages: {e}; keeping the old table"))
+                self.reconfigure_table("HugePages", |c| TableConfig { huge_pages, ..c })
             }
             _ => Err(format!("unknown option '{}'", truncate(&name))),
         }
+    }
+}
+
+impl Engine {
+    /// Rebuilds the table with `change` applied to its configuration; on failure the old table
+    /// stays and the error names `what`.
+    fn reconfigure_table(
+        &mut self,
+        what: &str,
+        change: impl FnOnce(TableConfig) -> TableConfig,
+    ) -> Reply {
+        let table = self.table_mut()?;
+        let config = change(table.config());
+        table
+            .reconfigure(config)
+            .map_err(|e| format!("{what}: {e}; keeping the old table"))
     }
 }
 
