@@ -29,6 +29,7 @@ import logging
 import math
 import os
 import random
+import signal
 import sys
 import time
 
@@ -215,6 +216,11 @@ def check_analyse(ours):
     print(f"analyse mate in 4: {info['score'].relative}")
 
 
+def interrupted(_signum, _frame):
+    """SIGTERM: stop as Ctrl-C stops."""
+    raise KeyboardInterrupt
+
+
 def expected_score(elo):
     """The logistic model's expected score of a side `elo` points stronger."""
     return 1 / (1 + 10 ** (-elo / 400))
@@ -336,6 +342,8 @@ def main():
         parser.error(str(e))
     openings = read_openings(args.openings)
 
+    # SIGTERM (kill) ends the match like Ctrl-C: the games so far are summarised.
+    signal.signal(signal.SIGTERM, interrupted)
     watch = ProtocolWatch()
     logging.getLogger("chess.engine").addHandler(watch)
     ours = chess.engine.SimpleEngine.popen_uci(args.engine)
@@ -419,6 +427,8 @@ def main():
             check_analyse(ours)
     except Failure as e:
         failed = str(e)
+    except KeyboardInterrupt:
+        verdict = verdict or f"interrupted after {wins + draws + losses} games"
     finally:
         ours.quit()
         opponent.quit()
