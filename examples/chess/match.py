@@ -186,31 +186,9 @@ def check_analyse(ours):
             raise Failure(f"analyse with {options}: illegal pv move {info['pv'][0]}")
         print(f"analyse {options}: depth {info['depth']} score {info['score'].white()} "
               f"pv {' '.join(m.uci() for m in info['pv'][:4])} nodes {info.get('nodes')}")
-    # MultiPV through python-chess: three lines, three different first moves.
-    infos = ours.analyse(board, chess.engine.Limit(depth=8), multipv=3)
-    firsts = {info["pv"][0] for info in infos}
-    if len(infos) != 3 or len(firsts) != 3 or not firsts <= set(board.legal_moves):
-        raise Failure(f"analyse with multipv 3: {infos}")
-    print(f"analyse multipv 3: {' '.join(m.uci() for m in firsts)}")
-    # play(ponder=True) gets the move to ponder on.
-    played = ours.play(board, chess.engine.Limit(depth=8), ponder=True)
-    after = board.copy()
-    after.push(played.move)
-    if played.ponder is None or played.ponder not in after.legal_moves:
-        raise Failure(f"play(ponder=True) gave no legal ponder move: {played}")
-    print(f"play with ponder: {played.move.uci()} ponder {played.ponder.uci()}")
-    # Chess960 (python-chess sets UCI_Chess960 and sends X-FEN): a legal PV, castling included.
-    board960 = chess.Board("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1", chess960=True)
-    info = ours.analyse(board960, chess.engine.Limit(depth=8))
-    probe = board960.copy()
-    for move in info.get("pv", []):
-        if move not in probe.legal_moves:
-            raise Failure(f"Chess960 analyse: illegal PV move {move} in {probe.fen()}")
-        probe.push(move)
-    print(f"analyse Chess960: pv {' '.join(m.uci() for m in info['pv'][:4])}")
-    # A mate through the table: KQ v K, mate in 4 (depth 14 sees it).
+    # A mate through the table: KQ v K, mate in 4 (depth 11 sees it).
     mate = chess.Board("4Q3/8/8/5K2/8/8/8/7k w - - 0 1")
-    info = ours.analyse(mate, chess.engine.Limit(depth=14), options={"Hash": 16, "Threads": 2})
+    info = ours.analyse(mate, chess.engine.Limit(depth=11), options={"Hash": 16, "Threads": 2})
     if info["score"].relative != chess.engine.Mate(4):
         raise Failure(f"analyse of a mate in 4 reported {info['score']}")
     print(f"analyse mate in 4: {info['score'].relative}")

@@ -1,17 +1,14 @@
 //! Move ordering: the table's move first, then captures that do not lose material (static
-//! exchange evaluation) by MVV-LVA, and promotions, then the killer moves of this ply, then the
-//! counter move (the quiet move that last refuted the opponent's previous move), then quiet
-//! moves by their history plus continuation history (the history of this move after the
-//! opponent's previous move), then the captures that lose material.
+//! exchange evaluation) by MVV-LVA, and promotions, then the killer moves of this ply, then
+//! quiet moves by their history score, then the captures that lose material.
 
 use crate::eval::piece_value;
 use crate::see::see_at_least;
-use cozy_chess::{Board, Move, Piece, Square};
+use cozy_chess::{Board, Move, Piece};
 
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
-const COUNTER: i32 = KILLER - 1;
 /// History scores are kept within ±HISTORY_MAX so they never reach the killer band.
 pub const HISTORY_MAX: i32 = 1 << 20;
 /// Losing captures sort below every quiet move.
@@ -38,27 +35,11 @@ pub fn is_tactical(board: &Board, mv: Move) -> bool {
     mv.promotion.is_some() || captured(board, mv).is_some()
 }
 
-/// A move as the continuation tables see it: the piece that moved and where it went.
-pub type PieceTo = (Piece, Square);
-
-/// Entries of a table indexed by one [`PieceTo`].
-const PIECE_TO: usize = 6 * 64;
-
-/// The per-thread statistics ordering learns from: killers per ply, history per (side, from,
-/// to), counter moves and continuation history per previous move, and the previous move of
-/// each ply of the current path.
+/// The per-thread statistics ordering learns from: killers per ply and history per
+/// (side, from, to).
 pub struct OrderingStats {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
-    counters: Vec<Option<Move>>,
-    /// (previous move's piece and target) × (this move's piece and target); i16 keeps it at
-    /// 288 KiB a thread.
-    continuation: Vec<i16>,
-    previous: Vec<Option<PieceTo>>,
-}
-
-fn piece_to_index((piece, square): PieceTo) -> usize {
-    piece as usize * 64 + square as usize
 }
 
 impl OrderingStats {
@@ -67,25 +48,11 @@ impl OrderingStats {
         OrderingStats {
             killers: vec![[None; 2]; max_ply + 1],
             history: vec![0; 2 * 64 * 64],
-            counters: vec![None; PIECE_TO],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
-            previous: vec![None; max_ply + 2],
         }
-    }
-
-    /// The move that leads to `ply` (`None` for a null move or the root).
-    pub fn set_previous(&mut self, ply: usize, previous: Option<PieceTo>) {
-        self.previous[ply] = previous;
     }
 
     fn history_index(board: &Board, mv: Move) -> usize {
         board.side_to_move() as usize * 4096 + mv.from as usize * 64 + mv.to as usize
-    }
-
-    /// The continuation-history index of `mv` after `previous`.
-    fn continuation_index(board: &Board, mv: Move, previous: PieceTo) -> Option<usize> {
-        let piece = board.piece_on(mv.from)?;
-        Some(piece_to_index(previous) * PIECE_TO + piece_to_index((piece, mv.to)))
     }
 
     /// A quiet move caused a beta cutoff at `ply` after `depth` plies of search: remember it, and
@@ -97,27 +64,22 @@ impl OrderingStats {
             killers[0] = Some(mv);
         }
         let bonus = (depth * depth).min(400);
-        let previous = self.previous[ply];
-        if let Some(previous) = previous {
-            self.counters[piece_to_index(previous)] = Some(mv);
-        }
-        for (other, sign) in tried.iter().map(|&m| (m, -1)).chain([(mv, 1)]) {
-            let h = &mut self.history[Self::history_index(board, other)];
-            *h = gravity(*h, sign * bonus);
-            if let Some(index) = previous.and_then(|p| Self::continuation_index(board, other, p)) {
-                let c = &mut self.continuation[index];
-                *c = gravity(i32::from(*c), sign * bonus) as i16;
-            }
+        self.bump(Self::history_index(board, mv), bonus);
+        for &other in tried {
+            self.bump(Self::history_index(board, other), -bonus);
         }
     }
 
-    /// The history score of a quiet move at `ply`: its history plus its continuation history
-    /// (each within ±16,384, see [`gravity`]).
-    pub fn history(&self, board: &Board, mv: Move, ply: usize) -> i32 {
-        let continuation = self.previous[ply]
-            .and_then(|p| Self::continuation_index(board, mv, p))
-            .map_or(0, |i| i32::from(self.continuation[i]));
-        self.history[Self::history_index(board, mv)] + continuation
+    /// The history gravity update: scores saturate smoothly at ±HISTORY_MAX.
+    fn bump(&mut self, index: usize, bonus: i32) {
+        let h = &mut self.history[index];
+        *h += bonus * 32 - *h * bonus.abs() / 512;
+        *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+    }
+
+    /// The history score of a quiet move (within ±[`HISTORY_MAX`]).
+    pub fn history(&self, board: &Board, mv: Move) -> i32 {
+        self.history[Self::history_index(board, mv)]
     }
 
     /// Whether `mv` is one of the killer moves of `ply`.
@@ -145,21 +107,9 @@ impl OrderingStats {
         if self.killers[ply].contains(&Some(mv)) {
             return KILLER;
         }
-        if self.previous[ply].is_some_and(|p| self.counters[piece_to_index(p)] == Some(mv)) {
-            return COUNTER;
-        }
-        self.history(board, mv, ply)
+        self.history[Self::history_index(board, mv)]
     }
 }
-
-/// The history gravity update: `h` moves towards ±16,384 by `bonus` (at most 400) and never
-/// beyond, so it fits an i16 and stays far below [`HISTORY_MAX`].
-fn gravity(h: i32, bonus: i32) -> i32 {
-    (h + bonus * 32 - h * bonus.abs() / 512).clamp(-GRAVITY_LIMIT, GRAVITY_LIMIT)
-}
-
-/// Where [`gravity`] saturates: 32 · 512.
-const GRAVITY_LIMIT: i32 = 16_384;
 
 /// A list of moves with ordering scores, handed out best first by selection (most nodes cut off
 /// after the first move or two, so sorting all of them would be wasted work).

@@ -38,8 +38,6 @@ const QUIET_SEE: i32 = 25;
 const CAPTURE_SEE: i32 = 90;
 /// Internal iterative reduction: a node this deep without a table move is searched one ply less.
 const IIR_MIN_DEPTH: i32 = 4;
-/// Late-move reductions: one ply less (or more) per this much history.
-const HISTORY_PER_PLY: i32 = 8_192;
 /// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
 const DELTA_MARGIN: i32 = 200;
 /// `info currmove` lines start after this long, as Stockfish's do (a GUI shows them when a
@@ -265,7 +263,6 @@ impl<'a> Worker<'a> {
                     child.set_halfmove_clock(0);
                     self.task.tt.prefetch(child.hash());
                     let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                    self.ordering.set_previous(ply + 1, None);
                     self.path.push(key);
                     let score =
                         -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -348,8 +345,6 @@ impl<'a> Worker<'a> {
                 }
             }
             self.task.tt.prefetch(child.hash());
-            self.ordering
-                .set_previous(ply + 1, board.piece_on(mv.from).map(|piece| (piece, mv.to)));
             if root && self.is_main() && self.task.report {
                 let elapsed = self.task.limits.deadlines.elapsed();
                 if elapsed >= CURRMOVE_AFTER {
@@ -372,7 +367,7 @@ impl<'a> Worker<'a> {
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
                     r -= i32::from(self.ordering.is_killer(mv, ply));
-                    r -= self.ordering.history(board, mv, ply) / HISTORY_PER_PLY;
+                    r -= self.ordering.history(board, mv) / (crate::ordering::HISTORY_MAX / 2);
                     r -= i32::from(gives_check || in_check);
                     r.clamp(0, (new_depth - 1).max(0))
                 } else {
@@ -529,8 +524,6 @@ impl<'a> Worker<'a> {
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.task.tt.prefetch(child.hash());
-            self.ordering
-                .set_previous(ply + 1, board.piece_on(mv.from).map(|piece| (piece, mv.to)));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 self.move_lists[ply] = moves;
