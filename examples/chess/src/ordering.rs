@@ -77,11 +77,6 @@ impl OrderingStats {
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
-    /// The history score of a quiet move (within ±[`HISTORY_MAX`]).
-    pub fn history(&self, board: &Board, mv: Move) -> i32 {
-        self.history[Self::history_index(board, mv)]
-    }
-
     /// Whether `mv` is one of the killer moves of `ply`.
     pub fn is_killer(&self, mv: Move, ply: usize) -> bool {
         self.killers[ply].contains(&Some(mv))

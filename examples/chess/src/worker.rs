@@ -367,7 +367,6 @@ impl<'a> Worker<'a> {
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
                     r -= i32::from(self.ordering.is_killer(mv, ply));
-                    r -= self.ordering.history(board, mv) / (crate::ordering::HISTORY_MAX / 2);
                     r -= i32::from(gives_check || in_check);
                     r.clamp(0, (new_depth - 1).max(0))
                 } else {
