@@ -1,13 +1,13 @@
 //! The evaluation's terms beyond material and piece-square tables: pawn structure (passed,
-//! doubled and isolated pawns), the bishop pair, rooks on open and half-open files, piece
-//! mobility, and king safety (attacks on the king's zone, the pawn shelter). Each is a (middlegame, endgame) pair in centipawns, tapered with the rest.
+//! doubled and isolated pawns), the bishop pair, rooks on open and half-open files, and piece
+//! mobility. Each is a (middlegame, endgame) pair in centipawns, tapered with the rest.
 //!
 //! The weights are round numbers of the size small engines use, not tuned here; games measured
 //! the whole set (BENCHMARKS.md, "Chess engine: strength").
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, Color, File, Piece, Rank, Square,
+    get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, Color,
+    File, Piece, Square,
 };
 
 /// A passed pawn on relative rank 2..7 (index = rank, 0 = first rank).
@@ -30,14 +30,6 @@ const ROOK_HALF_OPEN_FILE: (i32, i32) = (12, 8);
 /// typical count: knight, bishop, rook, queen.
 const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
 const MOBILITY_BASE: [i32; 4] = [4, 6, 7, 13];
-/// King attack: per square of the enemy king's zone (its square and neighbours) a knight,
-/// bishop, rook or queen attacks; the bonus is units² / 4, at most KING_ATTACK_MAX.
-const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-const KING_ATTACK_MAX: i32 = 300;
-/// King shelter (middlegame): own pawns one and two ranks in front, and open files near it.
-const SHIELD_NEAR: i32 = 12;
-const SHIELD_FAR: i32 = 6;
-const OPEN_FILE_AT_KING: i32 = -15;
 
 /// The squares in front of `square` (towards the far rank for `color`) on its file and the
 /// adjacent files: a pawn there could stop or take a pawn on `square`.
@@ -104,9 +96,6 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
     }
     let reachable = !own & !pawn_attacks(board, !color);
     let occupied = board.occupied();
-    let enemy_king = board.king(!color);
-    let king_zone = get_king_moves(enemy_king) | enemy_king.bitboard();
-    let (mut attackers, mut attack_units) = (0, 0);
     let pieces = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
     for (kind, piece) in pieces.into_iter().enumerate() {
         for square in board.colored_pieces(color, piece) {
@@ -118,46 +107,9 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
             };
             let count = (moves & reachable).len() as i32;
             add(&mut sum, MOBILITY[kind], count - MOBILITY_BASE[kind]);
-            let hits = (moves & king_zone).len() as i32;
-            if hits > 0 {
-                attackers += 1;
-                attack_units += hits * KING_ATTACK_WEIGHT[kind];
-            }
         }
     }
-    // One piece near the king is no attack; the danger grows with the square of the pressure.
-    if attackers >= 2 {
-        sum.0 += (attack_units * attack_units / 4).min(KING_ATTACK_MAX);
-    }
-    add(&mut sum, king_shelter(board, color), 1);
     sum
-}
-
-/// Own pawns in front of the king (one and two ranks ahead, on its file and the adjacent
-/// ones), and files there without an own pawn: middlegame only.
-fn king_shelter(board: &Board, color: Color) -> (i32, i32) {
-    let king = board.king(color);
-    let own_pawns = board.colored_pieces(color, Piece::Pawn);
-    let files = king.file().bitboard() | king.file().adjacent();
-    let mut shelter = 0;
-    for (ranks_ahead, bonus) in [(1, SHIELD_NEAR), (2, SHIELD_FAR)] {
-        let ahead = if color == Color::White {
-            ranks_ahead
-        } else {
-            -ranks_ahead
-        };
-        let rank = usize::try_from(king.rank() as i32 + ahead).ok();
-        if let Some(rank) = rank.and_then(Rank::try_index) {
-            shelter += bonus * (own_pawns & files & rank.bitboard()).len() as i32;
-        }
-    }
-    for file in File::ALL {
-        let near = !(file.bitboard() & files).is_empty();
-        if near && (own_pawns & file.bitboard()).is_empty() {
-            shelter += OPEN_FILE_AT_KING;
-        }
-    }
-    (shelter, 0)
 }
 
 /// White's terms less Black's, (middlegame, endgame).
@@ -170,6 +122,7 @@ pub fn positional_terms(board: &Board) -> (i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cozy_chess::Rank;
 
     #[test]
     fn front_spans() {
