@@ -1,5 +1,5 @@
 //! One search thread's tree search: principal-variation search with the table's move, score and
-//! eval at every node, reverse futility pruning, null move,
+//! eval at every node, reverse futility pruning, null move, internal iterative reduction,
 //! futility and late-move pruning, static-exchange pruning, late-move reductions, check
 //! extensions; and quiescence search over the captures that do not lose material.
 
@@ -36,6 +36,8 @@ const LMP_MAX_DEPTH: i32 = 8;
 const SEE_MAX_DEPTH: i32 = 8;
 const QUIET_SEE: i32 = 25;
 const CAPTURE_SEE: i32 = 90;
+/// Internal iterative reduction: a node this deep without a table move is searched one ply less.
+const IIR_MIN_DEPTH: i32 = 4;
 /// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
 const DELTA_MARGIN: i32 = 200;
 /// `info currmove` lines start after this long, as Stockfish's do (a GUI shows them when a
@@ -181,7 +183,7 @@ impl<'a> Worker<'a> {
     pub(crate) fn negamax(
         &mut self,
         board: &Board,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -274,6 +276,10 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
+
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         let only = if root { &self.root_moves[..] } else { &[] };
