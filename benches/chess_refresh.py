@@ -3,8 +3,8 @@
 real game, played move after move with one table (a new generation per `go`, as in a game),
 and the `bench` node count. One thread, so node counts are exact and repeatable.
 
-    cargo build --release --example chess
-    python3 benches/chess_refresh.py target/release/examples/chess DEPTH HASH_MIB
+    cargo build --release -p chess
+    python3 benches/chess_refresh.py target/release/chess DEPTH HASH_MIB
 """
 import subprocess
 import sys

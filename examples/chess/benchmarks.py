@@ -10,6 +10,7 @@ are deterministic.
 
     cargo build --release -p chess
     python3 examples/chess/benchmarks.py [--depth 9] [--repeat 3] [--big-hash 1024]
+    python3 examples/chess/benchmarks.py --game-depth 10   # TTSlots x TTRefresh over one game
 
 Needs only the standard library (no python-chess).
 """
@@ -26,6 +27,19 @@ BENCH_LINE = re.compile(r"^bench depth (\d+) threads (\d+) nodes (\d+) time (\d+
 # Set from --only: comparisons whose title lacks it are skipped.
 ONLY = ""
 HUGE_LINE = re.compile(r"^info string table memory on huge pages: (\d+) MiB")
+
+
+# A real game, move after move: this engine (White) against Stockfish 15.1 at UCI_Elo 2200, 8+0.08,
+# 2026-12-01 (117 plies; Stockfish lost on time, before its Move Overhead was raised).
+GAME = (
+    "e2e4 e7e5 g1f3 b8c6 f1b5 c6d4 b5d3 d4f3 d1f3 g8f6 e1g1 f8c5 f3g3 e8g8 g3e5 d7d5 e4d5 f8e8 "
+    "e5g5 c5d6 g5h4 e8e5 h4c4 f6d5 b1c3 d5b6 c4d4 c7c5 d3h7 g8h7 d4d3 c8f5 d3f3 f5c2 a2a4 c2g6 "
+    "b2b3 d8h4 h2h3 a8e8 f3g3 h4g3 f2g3 h7g8 c1b2 e5e6 g1h2 a7a6 a4a5 b6d7 c3d5 g6e4 d5f4 e6e5 "
+    "b2e5 d7e5 f1e1 e4c6 e1e3 f7f6 a1c1 g8f7 e3c3 d6f8 c3e3 g7g6 h2g1 e8d8 c1c2 d8d6 h3h4 d6d8 "
+    "e3e1 e5d3 f4d3 d8d3 e1e3 d3d4 g1f2 f8d6 e3c3 c6e4 c2b2 d6e5 c3c5 d4d8 c5e5 f6e5 g3g4 e4c6 "
+    "h4h5 d8h8 h5h6 h8h6 d2d3 f7e6 b2b1 h6h4 f2g3 h4h8 b3b4 h8d8 b1b3 d8d4 b3b2 d4d3 g3h4 e5e4 "
+    "b2c2 e4e3 c2e2 c6e8 h4g5 e6e5 e2e1 d3b3 e1e2"
+).split()
 
 
 def default_engine_path():
@@ -125,6 +139,59 @@ def perft_rows(engine, repeat):
     return rows
 
 
+def game_nodes(engine, options, depth):
+    """Nodes to `depth` summed over every position of GAME, searched in order with one table
+    (a new generation per `go`, as in a game), in one process, one thread."""
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(line):
+        p.stdin.write(line + "\n")
+        p.stdin.flush()
+
+    def until(prefix):
+        lines = []
+        for line in p.stdout:
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+        sys.exit("the engine stopped")
+
+    for name, value in options.items():
+        send(f"setoption name {name} value {value}")
+    send("ucinewgame")
+    send("isready")
+    until("readyok")
+    total = 0
+    for ply in range(len(GAME)):
+        send("position startpos moves " + " ".join(GAME[:ply]))
+        send(f"go depth {depth}")
+        exact = [l for l in until("bestmove") if " score " in l and "bound" not in l]
+        total += int(exact[-1].split(" nodes ")[1].split()[0])
+    send("quit")
+    p.wait()
+    return total
+
+
+def table_experiment(engine, depth, bench_depth):
+    """TTSlots (buckets of four or one slot) and TTRefresh (off or on) at Hash 1 and 64 MiB:
+    nodes to a fixed depth over the game, and the bench node count. Node counts at one thread
+    are exact, so one run of each suffices."""
+    rows = [f"| Hash | TTSlots | TTRefresh | game nodes, depth {depth} | ratio | "
+            f"bench {bench_depth} nodes |", "|---|---|---|---:|---:|---:|"]
+    for mib in (1, 64):
+        base = None
+        for slots in ("Bucket", "Single"):
+            for refresh in ("false", "true"):
+                options = {"Hash": mib, "TTSlots": slots, "TTRefresh": refresh}
+                nodes = game_nodes(engine, options, depth)
+                base = base or nodes
+                bench_nodes = bench(engine, options, bench_depth)[0]
+                rows.append(f"| {mib} MiB | {slots} | {'on' if refresh == 'true' else 'off'} | "
+                            f"{nodes:,} | {nodes / base:.3f} | {bench_nodes:,} |")
+                print(rows[-1], file=sys.stderr)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=default_engine_path())
@@ -132,7 +199,12 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--big-hash", type=int, default=1024, help="MiB for the prefetch and huge-page rows")
     parser.add_argument("--only", default="", help="run only comparisons whose title contains this")
+    parser.add_argument("--game-depth", type=int,
+                        help="instead: the TTSlots x TTRefresh table over a game at this depth")
     args = parser.parse_args()
+    if args.game_depth:
+        print("\n".join(table_experiment(args.engine, args.game_depth, args.depth)))
+        return
     global ONLY
     ONLY = args.only
     d, r, big = args.depth, args.repeat, args.big_hash

@@ -1,26 +1,41 @@
 #!/usr/bin/env python3
-"""A bounded match between the searchcache chess engine and Stockfish, through python-chess.
+"""Games between the searchcache chess engine and an opponent, through python-chess.
 
-Plays --games games (default 12) from varied openings, colours alternating, at a fast
-time control (default 1 s + 0.01 s per move, each side's clock kept here from the wall time
-of each `go`), Stockfish at a low Skill Level. Fails (exit status 1) on any illegal move,
-engine crash, time forfeit or protocol problem of our engine (python-chess warnings or errors
-on its connection count as protocol problems). Then runs python-chess's `analyse` with Hash,
-Threads and Clear Hash options, and checks the answer.
+The opponent is Stockfish (at a Skill Level or a UCI_Elo) or another UCI engine, e.g. an older
+build of this one or the same binary with other options. Games start from openings (the 12
+built in, or a file of UCI move lines such as openings.txt), each opening played with both
+colours, one engine thread each side, one game at a time. Each side's clock is kept here from
+the wall time of each `go` (so a loaded machine slows both sides alike).
+
+The run fails (exit status 1) on any illegal move, engine crash, time forfeit or protocol
+problem of our engine (python-chess warnings or errors on its connection count as protocol
+problems; when the opponent is our engine too, the same holds for it). Without --sprt it plays
+--games games; with --sprt ELO0 ELO1 it stops as soon as the sequential probability ratio test
+(alpha = beta = 0.05) accepts one hypothesis, or after --games games. It prints W/D/L, the
+score and the Elo difference with its 95% interval. By default it then runs python-chess's
+`analyse` with Hash, Threads and Clear Hash options and checks the answer (--no-analyse skips).
 
     pip install chess; apt-get install stockfish
     cargo build --release -p chess
-    python3 examples/chess/match.py [--games 12] [--skill 0] [--tc 1+0.01]
+    python3 examples/chess/match.py [--games 12] [--skill 0 | --elo 2200] [--tc 1+0.01]
+    python3 examples/chess/match.py --opponent target/chess-old --openings examples/chess/openings.txt \\
+        --sprt 0 10 --games 2000 --tc 1+0.01
+    python3 examples/chess/match.py --opponent target/release/chess --option TTSlots=Single \\
+        --opponent-option TTSlots=Bucket --option Hash=1 --opponent-option Hash=1 ...
 """
 
 import argparse
 import logging
+import math
 import os
+import random
+import signal
 import sys
 import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 # Short, well-known openings (UCI moves), so the games differ from the first move on.
 OPENINGS = [
@@ -40,6 +55,16 @@ OPENINGS = [
 
 # Games longer than this many plies are adjudicated drawn (keeps the match bounded).
 MAX_PLIES = 300
+# Move Overhead given to Stockfish, ms (its default is 10).
+STOCKFISH_OVERHEAD_MS = 100
+# Adjudication (--adjudicate): a side both engines score at least this many centipawns behind,
+# for RESIGN_MOVES moves of each side in a row, loses; after DRAW_FROM plies, both scores within
+# DRAW_CP for DRAW_MOVES moves of each side in a row is a draw.
+RESIGN_CP = 1000
+RESIGN_MOVES = 4
+DRAW_FROM = 80
+DRAW_CP = 10
+DRAW_MOVES = 8
 
 
 class ProtocolWatch(logging.Handler):
@@ -62,20 +87,48 @@ def default_engine_path():
     return os.path.join(root, "target", "release", "chess")
 
 
-def play_game(ours, stockfish, opening, ours_white, base, inc):
-    """Plays one game; returns (result from White's view, plies, reason, our lowest clock in s)."""
+def parse_options(pairs):
+    """NAME=VALUE strings -> a dict for python-chess's configure (numbers stay strings: UCI)."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise argparse.ArgumentTypeError(f"option '{pair}' is not NAME=VALUE")
+        options[name] = value
+    return options
+
+
+def white_cp(info):
+    """The engine's score for White in centipawns (mates as +-100000), or None."""
+    score = info.get("score")
+    return None if score is None else score.pov(chess.WHITE).score(mate_score=100000)
+
+
+class Side:
+    """One engine in the match: its process, its name, and whether its faults fail the run."""
+
+    def __init__(self, process, name, strict):
+        self.process = process
+        self.name = name
+        self.strict = strict
+        self.lowest = math.inf
+        self.forfeits = 0
+
+
+def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses):
+    """Plays one game; returns (result from White's view, plies, reason, board)."""
     board = chess.Board()
     for uci in opening.split():
         board.push_uci(uci)
     clocks = {chess.WHITE: base, chess.BLACK: base}
-    lowest = base
-    our_color = chess.WHITE if ours_white else chess.BLACK
-    ours.configure({"Clear Hash": None})
+    sides = {chess.WHITE: white, chess.BLACK: black}
+    resign = {chess.WHITE: 0, chess.BLACK: 0}
+    drawish = 0
     while not board.is_game_over(claim_draw=True):
         if board.ply() >= MAX_PLIES:
-            return "1/2-1/2", board.ply(), "adjudicated (move limit)", lowest
+            return "1/2-1/2", board.ply(), "adjudicated (move limit)", board
         mover = board.turn
-        engine = ours if mover == our_color else stockfish
+        side = sides[mover]
         limit = chess.engine.Limit(
             white_clock=clocks[chess.WHITE],
             black_clock=clocks[chess.BLACK],
@@ -84,27 +137,42 @@ def play_game(ours, stockfish, opening, ours_white, base, inc):
         )
         started = time.monotonic()
         try:
-            result = engine.play(board, limit)
+            result = side.process.play(board, limit, game=game_id, info=chess.engine.INFO_SCORE)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
-            if engine is ours:
-                raise Failure(f"engine error at ply {board.ply()} ({board.fen()}): {e!r}")
+            if side.strict:
+                raise Failure(f"{side.name}: engine error at ply {board.ply()} ({board.fen()}): {e!r}")
             raise
         spent = time.monotonic() - started
         clocks[mover] -= spent
         if clocks[mover] < 0:
-            if engine is ours:
-                raise Failure(f"time forfeit at ply {board.ply()}: spent {spent:.3f} s ({board.fen()})")
-            return ("1-0" if mover == chess.BLACK else "0-1"), board.ply(), "Stockfish lost on time", lowest
-        if engine is ours:
-            lowest = min(lowest, clocks[mover])
+            side.forfeits += 1
+            if side.strict and not forfeit_loses:
+                raise Failure(f"{side.name}: time forfeit at ply {board.ply()}: spent {spent:.3f} s ({board.fen()})")
+            return ("1-0" if mover == chess.BLACK else "0-1"), board.ply(), f"{side.name} lost on time", board
+        side.lowest = min(side.lowest, clocks[mover])
         clocks[mover] += inc
         move = result.move
         if move is None or move not in board.legal_moves:
-            who = "engine" if engine is ours else "Stockfish"
-            raise Failure(f"{who} played illegal move {move} in {board.fen()}")
+            raise Failure(f"{side.name} played illegal move {move} in {board.fen()}")
         board.push(move)
+        if adjudicate:
+            cp = white_cp(result.info)
+            if cp is None:
+                resign = {chess.WHITE: 0, chess.BLACK: 0}
+                drawish = 0
+                continue
+            # Scores of the side that just moved, counted per side: both must agree.
+            for colour in (chess.WHITE, chess.BLACK):
+                behind = cp <= -RESIGN_CP if colour == chess.WHITE else cp >= RESIGN_CP
+                resign[colour] = resign[colour] + 1 if behind else 0
+            drawish = drawish + 1 if abs(cp) <= DRAW_CP and board.ply() >= DRAW_FROM else 0
+            for colour in (chess.WHITE, chess.BLACK):
+                if resign[colour] >= 2 * RESIGN_MOVES:
+                    return ("0-1" if colour == chess.WHITE else "1-0"), board.ply(), "adjudicated (score)", board
+            if drawish >= 2 * DRAW_MOVES:
+                return "1/2-1/2", board.ply(), "adjudicated (draw score)", board
     outcome = board.outcome(claim_draw=True)
-    return outcome.result(), board.ply(), outcome.termination.name.lower(), lowest
+    return outcome.result(), board.ply(), outcome.termination.name.lower(), board
 
 
 def check_analyse(ours):
@@ -126,37 +194,189 @@ def check_analyse(ours):
     print(f"analyse mate in 4: {info['score'].relative}")
 
 
+def interrupted(_signum, _frame):
+    """SIGTERM: stop as Ctrl-C stops."""
+    raise KeyboardInterrupt
+
+
+def expected_score(elo):
+    """The logistic model's expected score of a side `elo` points stronger."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def elo_of(score):
+    """Inverse of expected_score, clamped away from 0 and 1."""
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / score - 1)
+
+
+def elo_interval(wins, draws, losses):
+    """(Elo, low, high): the score's normal 95% interval from the trinomial per-game variance,
+    mapped to Elo."""
+    n = wins + draws + losses
+    mean = (wins + draws / 2) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    half = 1.96 * math.sqrt(var / n)
+    return elo_of(mean), elo_of(mean - half), elo_of(mean + half)
+
+
+def sprt_llr(wins, draws, losses, elo0, elo1):
+    """The log-likelihood ratio of H1 (elo1) against H0 (elo0), in the normal approximation of
+    the generalised SPRT that fishtest uses for trinomial results (logistic Elo)."""
+    n = wins + draws + losses
+    if n == 0 or wins + losses == 0:
+        return 0.0
+    mean = (wins + draws / 2) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    if var <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return (s1 - s0) * (2 * mean - s0 - s1) / (2 * var / n)
+
+
+def read_openings(path):
+    """One opening a line (UCI moves); blank lines and '#' comments skipped."""
+    if path is None:
+        return OPENINGS
+    with open(path) as f:
+        lines = [l.split("#")[0].strip() for l in f]
+    openings = [l for l in lines if l]
+    for line in openings:
+        board = chess.Board()
+        for uci in line.split():
+            board.push_uci(uci)  # raises on a bad line, before any game
+    return openings
+
+
+def make_openings(args):
+    """Writes --make-openings N openings: random 8-ply starts that Stockfish at depth 12 scores
+    within 60 cp of equality (seeded, so the list reproduces on the same Stockfish)."""
+    rng = random.Random(args.seed)
+    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    stockfish.configure({"Threads": 1, "Hash": 16})
+    found = []
+    seen = set()
+    while len(found) < args.make_openings:
+        board = chess.Board()
+        for _ in range(8):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over() or board.fen() in seen:
+            continue
+        seen.add(board.fen())
+        info = stockfish.analyse(board, chess.engine.Limit(depth=12))
+        cp = info["score"].white().score(mate_score=100000)
+        if abs(cp) <= 60:
+            found.append(" ".join(m.uci() for m in board.move_stack))
+            print(found[-1], f"# Stockfish depth 12: {cp:+d} cp", flush=True)
+    stockfish.quit()
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", default=default_engine_path())
-    parser.add_argument("--stockfish", default="/usr/games/stockfish")
-    parser.add_argument("--games", type=int, default=12)
-    parser.add_argument("--skill", type=int, default=0, help="Stockfish Skill Level (0-20)")
+    parser.add_argument("--engine", default=default_engine_path(), help="our engine")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option of our engine (repeatable)")
+    parser.add_argument("--opponent", default="/usr/games/stockfish",
+                        help="the opponent's binary: Stockfish (default) or another UCI engine")
+    parser.add_argument("--opponent-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option of the opponent (repeatable)")
+    parser.add_argument("--stockfish", default="/usr/games/stockfish", help="for --make-openings")
+    strength = parser.add_mutually_exclusive_group()
+    strength.add_argument("--skill", type=int, help="Stockfish Skill Level (0-20); default 0")
+    strength.add_argument("--elo", type=int, help="Stockfish UCI_LimitStrength with this UCI_Elo")
+    parser.add_argument("--games", type=int, default=12, help="games (the most, with --sprt)")
+    parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+                        help="stop when the SPRT (alpha = beta = 0.05) decides")
+    parser.add_argument("--openings", help="a file of openings, one line of UCI moves each")
     parser.add_argument("--tc", default="1+0.01", help="seconds+increment")
     parser.add_argument("--threads", type=int, default=1, help="our engine's Threads")
+    parser.add_argument("--hash", type=int, default=16, help="both engines' Hash, MiB (an --option wins)")
+    parser.add_argument("--adjudicate", action="store_true",
+                        help="end clearly decided and dead-drawn games early (both engines' scores)")
+    parser.add_argument("--forfeit-loses", action="store_true",
+                        help="a time forfeit of our engine loses the game instead of failing the "
+                             "run (experiments on a loaded machine)")
+    parser.add_argument("--no-analyse", action="store_true", help="skip the analyse checks")
+    parser.add_argument("--pgn", help="append the games to this PGN file")
+    parser.add_argument("--make-openings", type=int, metavar="N", help="print N openings and exit")
+    parser.add_argument("--seed", type=int, default=1, help="for --make-openings")
     args = parser.parse_args()
+    if args.make_openings:
+        return make_openings(args)
     try:
         base, inc = (float(x) for x in args.tc.split("+"))
     except ValueError:
         parser.error("--tc must look like 1+0.01")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    try:
+        our_options = parse_options(args.option)
+        their_options = parse_options(args.opponent_option)
+    except argparse.ArgumentTypeError as e:
+        parser.error(str(e))
+    openings = read_openings(args.openings)
 
+    # SIGTERM (kill) ends the match like Ctrl-C: the games so far are summarised.
+    signal.signal(signal.SIGTERM, interrupted)
     watch = ProtocolWatch()
     logging.getLogger("chess.engine").addHandler(watch)
     ours = chess.engine.SimpleEngine.popen_uci(args.engine)
-    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    stockfish.configure({"Skill Level": args.skill, "Threads": 1, "Hash": 16})
-    ours.configure({"Threads": args.threads, "Hash": 16})
+    opponent = chess.engine.SimpleEngine.popen_uci(args.opponent)
+    is_stockfish = opponent.id.get("name", "").startswith("Stockfish")
+    their_config = {"Threads": 1, "Hash": args.hash}
+    if is_stockfish:
+        # Stockfish's default of 10 ms lost on time against this runner's clock (the wall time
+        # of each `go`, python-chess and a loaded machine included): give it a reserve.
+        their_config["Move Overhead"] = STOCKFISH_OVERHEAD_MS
+        if args.elo is not None:
+            their_config.update({"UCI_LimitStrength": True, "UCI_Elo": args.elo})
+            label = f"Stockfish (UCI_Elo {args.elo})"
+        else:
+            skill = 0 if args.skill is None else args.skill
+            their_config["Skill Level"] = skill
+            label = f"Stockfish (Skill Level {skill})"
+    elif opponent.id.get("name") == ours.id.get("name"):
+        # The same engine on both sides: name them by their binaries.
+        label = os.path.basename(args.opponent)
+    else:
+        label = opponent.id.get("name", "opponent")
+    their_config.update(their_options)
+    if their_options:
+        label += " " + " ".join(f"{k}={v}" for k, v in their_options.items())
+    opponent.configure(their_config)
+    our_config = {"Threads": args.threads, "Hash": args.hash}
+    our_config.update(our_options)
+    ours.configure(our_config)
     name = ours.id.get("name", "engine")
+    if ours.id.get("name") == opponent.id.get("name"):
+        name = os.path.basename(args.engine)
+    if our_options:
+        name += " " + " ".join(f"{k}={v}" for k, v in our_options.items())
+    us = Side(ours, name, strict=True)
+    # Our own engine as the opponent (another build or other options) is held to our standard.
+    them = Side(opponent, label, strict=opponent.id.get("name", "").startswith("searchcache"))
     wins = draws = losses = 0
     failed = None
+    verdict = ""
     started = time.monotonic()
     try:
         for game in range(args.games):
-            opening = OPENINGS[game % len(OPENINGS)]
+            opening = openings[(game // 2) % len(openings)]
             ours_white = game % 2 == 0
-            result, plies, reason, lowest = play_game(ours, stockfish, opening, ours_white, base, inc)
+            white, black = (us, them) if ours_white else (them, us)
+            result, plies, reason, board = play_game(white, black, opening, base, inc, game,
+                                                     args.adjudicate, args.forfeit_loses)
+            if args.pgn:
+                pgn = chess.pgn.Game.from_board(board)
+                pgn.headers.update({"White": white.name, "Black": black.name, "Result": result,
+                                    "Round": str(game + 1), "TimeControl": args.tc,
+                                    "Termination": reason})
+                with open(args.pgn, "a") as f:
+                    print(pgn, file=f, end="\n\n")
             ours_won = result == ("1-0" if ours_white else "0-1")
             if result == "1/2-1/2":
                 draws += 1
@@ -165,19 +385,43 @@ def main():
             else:
                 losses += 1
             colour = "white" if ours_white else "black"
-            print(f"game {game + 1}: {name} as {colour}, opening '{opening}': {result} after {plies} plies ({reason}); our lowest clock {lowest * 1000:.0f} ms")
-            sys.stdout.flush()
-        check_analyse(ours)
+            line = (f"game {game + 1}: {name} as {colour}, opening '{opening}': {result} after "
+                    f"{plies} plies ({reason}); +{wins} ={draws} -{losses}")
+            if args.sprt:
+                llr = sprt_llr(wins, draws, losses, *args.sprt)
+                line += f"; LLR {llr:+.2f}"
+            print(line, flush=True)
+            if args.sprt:
+                bound = math.log((1 - 0.05) / 0.05)
+                if llr >= bound:
+                    verdict = f"SPRT [{args.sprt[0]:g}, {args.sprt[1]:g}]: H1 accepted (LLR {llr:+.2f})"
+                    break
+                if llr <= -bound:
+                    verdict = f"SPRT [{args.sprt[0]:g}, {args.sprt[1]:g}]: H0 accepted (LLR {llr:+.2f})"
+                    break
+        if args.sprt and not verdict:
+            verdict = f"SPRT [{args.sprt[0]:g}, {args.sprt[1]:g}]: no decision after {args.games} games"
+        if not args.no_analyse:
+            check_analyse(ours)
     except Failure as e:
         failed = str(e)
+    except KeyboardInterrupt:
+        verdict = verdict or f"interrupted after {wins + draws + losses} games"
     finally:
         ours.quit()
-        stockfish.quit()
+        opponent.quit()
     if watch.records:
         failed = failed or "protocol problems: " + " | ".join(watch.records[:5])
     games = wins + draws + losses
-    print(f"match: {name} vs Stockfish (Skill Level {args.skill}) at {args.tc}: "
-          f"+{wins} ={draws} -{losses}, score {wins + draws / 2}/{games} in {time.monotonic() - started:.0f} s")
+    summary = (f"match: {name} vs {label} at {args.tc}: +{wins} ={draws} -{losses}, "
+               f"score {wins + draws / 2}/{games}")
+    if games:
+        elo, low, high = elo_interval(wins, draws, losses)
+        summary += f", Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"
+    print(f"{summary} in {time.monotonic() - started:.0f} s; our lowest clock "
+          f"{us.lowest * 1000:.0f} ms; time forfeits: ours {us.forfeits}, theirs {them.forfeits}")
+    if verdict:
+        print(verdict)
     if failed:
         print(f"FAILED: {failed}")
         return 1

@@ -2,6 +2,7 @@
 //! table. With one thread (the default) the total node count is deterministic for a given engine
 //! version and table configuration, so it identifies the version; the nps is the speed figure.
 
+use crate::say;
 use crate::search::{search, Limits, Shared, Task};
 use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
@@ -69,9 +70,12 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
                 nodes: None,
                 deadlines: Deadlines::unlimited(start),
                 infinite: false,
+                mate: None,
+                multipv: 1,
             },
             root_moves: Vec::new(),
             report: false,
+            chess960: false,
         };
         let outcome = search(&task, threads, |_| {});
         let took = start.elapsed();
@@ -79,14 +83,14 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
             (Some(sum), Some(before), Some(after)) => Some(sum + after.saturating_sub(before)),
             _ => None,
         };
-        println!(
+        say!(
             "info string bench {}/{} nodes {} time {} depth {} score {}",
             i + 1,
             POSITIONS.len(),
             outcome.nodes,
             took.as_millis(),
             outcome.depth,
-            crate::search::uci_score(outcome.score)
+            crate::info::uci_score(outcome.score)
         );
         nodes += outcome.nodes;
         elapsed += took;

@@ -2,14 +2,24 @@
 //!
 //! The `chess` binary speaks UCI (`cargo run --release -p chess`, see `examples/chess/README.md`);
 //! this library is the engine behind it, for programs that drive it in-process: [`uci::Engine`]
-//! answers UCI lines, [`search`] is the search, [`tt`] the table entry, [`perft`] the move-count
-//! checks. Developer commands: `bench [depth] [threads]`, `perft N`, `perft-tt N [MiB]`, `d`.
+//! answers UCI lines, [`search`] drives the search and `worker` is its tree search, [`tt`] the
+//! table entry, [`perft`] the move-count checks. Developer commands: `bench [depth] [threads]`,
+//! `perft N`, `perft-tt N [MiB]`, `d`; `chess bench` and `chess perft` on the command line.
 
 pub mod bench;
 pub mod eval;
+pub mod go;
+pub mod info;
+mod options;
 pub mod ordering;
+pub mod output;
 pub mod perft;
+pub mod position;
+pub mod positional;
 pub mod search;
+pub mod see;
+pub mod text;
 pub mod time;
 pub mod tt;
 pub mod uci;
+mod worker;

@@ -1,7 +1,9 @@
-//! Move ordering: the table's move first, then captures by MVV-LVA (and promotions), then the
-//! killer moves of this ply, then quiet moves by their history score.
+//! Move ordering: the table's move first, then captures that do not lose material (static
+//! exchange evaluation) by MVV-LVA, and promotions, then the killer moves of this ply, then
+//! quiet moves by their history score, then the captures that lose material.
 
 use crate::eval::piece_value;
+use crate::see::see_at_least;
 use cozy_chess::{Board, Move, Piece};
 
 const TT_MOVE: i32 = 1 << 30;
@@ -9,6 +11,14 @@ const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 /// History scores are kept within ±HISTORY_MAX so they never reach the killer band.
 pub const HISTORY_MAX: i32 = 1 << 20;
+/// Losing captures sort below every quiet move.
+const BAD_CAPTURE: i32 = -(1 << 24);
+
+/// Whether an ordering score is that of a capture the static exchange evaluation says loses
+/// material (quiescence search skips those).
+pub fn is_losing_capture(score: i32) -> bool {
+    score < -HISTORY_MAX
+}
 
 /// What the move takes, if anything (en passant takes a pawn; castling, encoded as the king
 /// taking its own rook, takes nothing).
@@ -67,6 +77,11 @@ impl OrderingStats {
         *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 
+    /// Whether `mv` is one of the killer moves of `ply`.
+    pub fn is_killer(&self, mv: Move, ply: usize) -> bool {
+        self.killers[ply].contains(&Some(mv))
+    }
+
     /// The ordering score of `mv` at `ply`.
     pub fn score(&self, board: &Board, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
         if Some(mv) == tt_move {
@@ -74,7 +89,12 @@ impl OrderingStats {
         }
         if let Some(victim) = captured(board, mv) {
             let attacker = board.piece_on(mv.from).map_or(0, piece_value);
-            return CAPTURE + piece_value(victim) * 16 - attacker / 16;
+            let band = if see_at_least(board, mv, 0) {
+                CAPTURE
+            } else {
+                BAD_CAPTURE
+            };
+            return band + piece_value(victim) * 16 - attacker / 16;
         }
         if let Some(promotion) = mv.promotion {
             return CAPTURE + piece_value(promotion) - 1000;
@@ -101,13 +121,14 @@ impl<'a> MovePicker<'a> {
 }
 
 impl Iterator for MovePicker<'_> {
-    type Item = Move;
+    /// A move and its ordering score.
+    type Item = (Move, i32);
 
-    fn next(&mut self) -> Option<Move> {
+    fn next(&mut self) -> Option<(Move, i32)> {
         let rest = self.moves.get(self.next..)?;
         let best = rest.iter().enumerate().max_by_key(|(_, &(_, s))| s)?.0 + self.next;
         self.moves.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1].0)
+        Some(self.moves[self.next - 1])
     }
 }

@@ -2,10 +2,12 @@
 //!
 //! Two limits. The *soft* limit is checked between iterations: no new iteration starts after half
 //! of it, because the next one usually costs about as much as all before it. The *hard* limit
-//! stops a running iteration. Both leave `Move Overhead` for the GUI's and the pipe's latency;
-//! at 1+0.01 with 50 ms of overhead the first move gets a soft limit of ~39 ms and a hard limit
-//! of ~156 ms; a clock of 150 ms gets a soft limit of ~5 ms, less than the increment, so the clock
-//! recovers (at least depth 1 always completes, in well under a millisecond).
+//! stops a running iteration. Both leave `Move Overhead` for the GUI's and the pipe's latency,
+//! and neither exceeds a quarter of the clock left after the overhead, whatever `movestogo`
+//! says (`movestogo 0` counts as not given). At 1+0.01 with 50 ms of overhead the first move
+//! gets a soft limit of 38 ms and a hard limit of 152 ms; a clock of 150 ms gets a soft limit
+//! under 10 ms, less than the increment, so the clock recovers (depth 1 always completes, in
+//! well under a millisecond).
 
 use std::time::{Duration, Instant};
 
@@ -26,8 +28,8 @@ pub struct Clock {
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// The hard limit may exceed the soft one by this factor…
 const HARD_FACTOR: u64 = 4;
-/// …but never uses more than this fraction (1/HARD_SHARE) of what is left.
-const HARD_SHARE: u64 = 4;
+/// …but neither limit uses more than this fraction (1/MAX_SHARE) of what is left.
+const MAX_SHARE: u64 = 4;
 
 /// The deadlines of one search.
 #[derive(Clone, Copy, Debug)]
@@ -47,8 +49,9 @@ impl Deadlines {
             let usable = left.saturating_sub(overhead_ms).max(1);
             let moves = clock
                 .moves_to_go
+                .filter(|&m| m > 0)
                 .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, 60);
+                .min(60);
             // Three quarters of the increment, but only while the clock holds 40 increments or
             // more: below that the share shrinks in proportion, so a short clock grows back
             // instead of settling a few milliseconds above the overhead, where one scheduling
@@ -58,14 +61,12 @@ impl Deadlines {
             let full_share_above = (40 * inc).max(1);
             let share = inc * 3 / 4 * u128::from(usable).min(full_share_above) / full_share_above;
             let increment_share = u64::try_from(share).unwrap_or(u64::MAX);
+            let cap = (usable / MAX_SHARE).max(1);
             let soft = (usable / moves)
                 .saturating_add(increment_share)
-                .min(usable / 2)
+                .min(cap)
                 .max(1);
-            let hard = soft
-                .saturating_mul(HARD_FACTOR)
-                .min(usable / HARD_SHARE.min(moves + 1))
-                .max(soft);
+            let hard = soft.saturating_mul(HARD_FACTOR).min(cap).max(soft);
             (soft, hard)
         } else {
             return Deadlines {
@@ -88,6 +89,11 @@ impl Deadlines {
             soft: None,
             hard: None,
         }
+    }
+
+    /// Whether there is a clock limit at all.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
     }
 
     /// Time since the search started.
@@ -113,7 +119,7 @@ mod tests {
     #[test]
     fn extreme_clocks_do_not_overflow() {
         let start = Instant::now();
-        for time in [0, 1, 50, 1_000, u64::MAX] {
+        for time in [0, 1, 50, 1_000, 300_000, u64::MAX] {
             for inc in [0, 10, u64::MAX] {
                 for moves_to_go in [None, Some(0), Some(1), Some(u64::MAX)] {
                     let clock = Clock {
@@ -124,6 +130,10 @@ mod tests {
                     };
                     let d = Deadlines::new(start, &clock, 50);
                     assert!(d.soft <= d.hard);
+                    // Never more than a quarter of the clock (after the overhead), but at
+                    // least a millisecond.
+                    let quarter = (time.saturating_sub(50) / 4).max(1);
+                    assert!(d.hard.unwrap() <= Duration::from_millis(quarter), "{d:?}");
                 }
             }
         }

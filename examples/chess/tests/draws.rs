@@ -27,11 +27,14 @@ fn fifty_move_rule_and_insufficient_material() {
     let mut engine = Engine::start();
     // A mate in 4 with a fresh clock…
     engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 0 1");
-    assert_eq!(score(last_info(&engine.go("depth 10"))), Some(("mate", 4)));
+    assert_eq!(score(last_info(&engine.go("depth 14"))), Some(("mate", 4)));
     // …is a draw when every move reaches the hundredth half-move without a capture.
     engine.send("ucinewgame");
     engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 99 80");
-    assert_eq!(score(last_info(&engine.go("depth 10"))), Some(("cp", 0)));
+    assert_eq!(score(last_info(&engine.go("depth 14"))), Some(("cp", 0)));
+    // A mate on the hundredth half-move is still a mate.
+    engine.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 99 80");
+    assert_eq!(score(last_info(&engine.go("depth 4"))), Some(("mate", 1)));
     // K+N v K+B after the capture: no mate is possible, whatever the material count says.
     engine.send("position fen 8/8/4k3/8/3b4/8/2N5/4K3 w - - 0 1");
     assert_eq!(score(last_info(&engine.go("depth 8"))), Some(("cp", 0)));

@@ -5,7 +5,7 @@
 mod engine;
 
 use cozy_chess::{util::parse_uci_move, Board};
-use engine::{best_move, field, last_info, score, Engine};
+use engine::{best_move, field, is_iteration, last_info, score, Engine};
 
 /// The position after `moves` (UCI notation) from `fen`.
 fn board_after(fen: &str, moves: &[&str]) -> Board {
@@ -25,10 +25,7 @@ fn assert_legal(board: &Board, lines: &[String]) {
 
 /// Every `info depth` line carries the fields UCI GUIs read, in well-formed shape.
 fn assert_well_formed(lines: &[String]) {
-    let infos: Vec<_> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
+    let infos: Vec<_> = lines.iter().filter(|l| is_iteration(l)).collect();
     assert!(!infos.is_empty(), "no info lines in {lines:#?}");
     for line in infos {
         for key in [
@@ -63,6 +60,9 @@ fn realistic_session_with_garbage() {
         "TTSlots",
         "TTPrefetch",
         "HugePages",
+        "MultiPV",
+        "UCI_Chess960",
+        "Ponder",
     ] {
         assert!(
             hello
@@ -145,24 +145,14 @@ fn realistic_session_with_garbage() {
     let lines = engine.go("movetime 100");
     assert_legal(&board, &lines);
 
-    // A malformed go parameter is reported, and the search still answers.
-    // (`depth x` leaves no limit: a bare go searches until stop.)
+    // A malformed go parameter is reported, and the search still answers (`depth x` leaves no
+    // limit, so it would think for 5 s: `stop` answers at once).
     engine.send("go depth x");
     let errors = engine.read_until(|l| l.starts_with("info depth"));
     assert!(errors[0].starts_with("info string error: "), "{errors:?}");
     engine.send("stop");
     let lines = engine.read_until(|l| l.starts_with("bestmove"));
     assert_legal(&board, &lines);
-
-    // Checkmated and stalemated roots: no legal move, `bestmove 0000`.
-    engine.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
-    let lines = engine.go("depth 3");
-    assert_eq!(best_move(&lines), "0000");
-    assert_eq!(score(last_info(&lines)), Some(("mate", 0)));
-    engine.send("position fen 7k/8/6QK/8/8/8/8/8 b - - 0 1");
-    let lines = engine.go("depth 3");
-    assert_eq!(best_move(&lines), "0000");
-    assert_eq!(score(last_info(&lines)), Some(("cp", 0)));
 
     assert!(engine.quit(), "quit must exit cleanly");
 }

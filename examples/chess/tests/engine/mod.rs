@@ -158,12 +158,21 @@ pub fn score(line: &str) -> Option<(&str, i32)> {
     Some((kind, words.next()?.parse().ok()?))
 }
 
-/// The last `info depth` line of a search.
+/// Whether a line reports a completed iteration: `info depth … score …` with an exact score
+/// (not a `currmove` line, not an aspiration window's `lowerbound`/`upperbound`).
+pub fn is_iteration(line: &str) -> bool {
+    line.starts_with("info depth")
+        && line.contains(" score ")
+        && !line.contains(" lowerbound")
+        && !line.contains(" upperbound")
+}
+
+/// The last completed iteration's `info` line of a search.
 pub fn last_info(lines: &[String]) -> &str {
     lines
         .iter()
         .rev()
-        .find(|l| l.starts_with("info depth"))
+        .find(|l| is_iteration(l))
         .map(String::as_str)
         .unwrap_or_else(|| panic!("no info depth line in {lines:#?}"))
 }
