@@ -7,6 +7,7 @@
 //! `perft N`, `perft-tt N [MiB]`, `d`; `chess bench` and `chess perft` on the command line.
 
 pub mod bench;
+pub mod correction;
 pub mod eval;
 pub mod go;
 pub mod info;

@@ -1,5 +1,6 @@
 //! The evaluation's terms beyond material and piece-square tables: pawn structure (passed,
-//! doubled and isolated pawns), the bishop pair, rooks on open and half-open files, and piece
+//! doubled and isolated pawns, and in the endgame the kings' distances to passed pawns), the
+//! bishop pair, rooks on open and half-open files, and piece
 //! mobility. Each is a (middlegame, endgame) pair in centipawns, tapered with the rest.
 //!
 //! The weights are round numbers of the size small engines use, not tuned here; games measured
@@ -21,6 +22,10 @@ const PASSED: [(i32, i32); 8] = [
     (60, 90),
     (0, 0),
 ];
+/// Endgame, per passed pawn beyond its third rank, times (rank − 1): per square the enemy king
+/// is from the square in front of it, and less per square our king is.
+const PASSER_ENEMY_KING: i32 = 5;
+const PASSER_OWN_KING: i32 = 2;
 const DOUBLED: (i32, i32) = (-10, -20);
 const ISOLATED: (i32, i32) = (-10, -12);
 const BISHOP_PAIR: (i32, i32) = (30, 50);
@@ -45,6 +50,13 @@ fn front_span(square: Square, color: Color) -> BitBoard {
     files & BitBoard(ahead)
 }
 
+/// King moves from `a` to `b` on an empty board (Chebyshev distance).
+fn distance(a: Square, b: Square) -> i32 {
+    let files = (a.file() as i32 - b.file() as i32).abs();
+    let ranks = (a.rank() as i32 - b.rank() as i32).abs();
+    files.max(ranks)
+}
+
 /// Squares attacked by the pawns of `color`.
 fn pawn_attacks(board: &Board, color: Color) -> BitBoard {
     let mut attacks = BitBoard::EMPTY;
@@ -65,10 +77,21 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
     let own = board.colors(color);
     let own_pawns = board.colored_pieces(color, Piece::Pawn);
     let enemy_pawns = board.colored_pieces(!color, Piece::Pawn);
+    let (own_king, enemy_king) = (board.king(color), board.king(!color));
     for square in own_pawns {
         if (front_span(square, color) & enemy_pawns).is_empty() {
             let rank = square.rank().relative_to(color) as usize;
             add(&mut sum, PASSED[rank], 1);
+            // In the endgame the kings decide: the enemy king far from the square in front of
+            // the pawn, our king near it, the more the further the pawn has come.
+            if (2..7).contains(&rank) {
+                let ahead = if color == Color::White { 1 } else { -1 };
+                let front = square.offset(0, ahead);
+                let weight = rank as i32 - 1;
+                sum.1 += weight
+                    * (PASSER_ENEMY_KING * distance(enemy_king, front)
+                        - PASSER_OWN_KING * distance(own_king, front));
+            }
         }
         if (square.file().adjacent() & own_pawns).is_empty() {
             add(&mut sum, ISOLATED, 1);

@@ -5,7 +5,7 @@
 //! stops a running iteration. Both leave `Move Overhead` for the GUI's and the pipe's latency,
 //! and neither exceeds a quarter of the clock left after the overhead, whatever `movestogo`
 //! says (`movestogo 0` counts as not given). At 1+0.01 with 50 ms of overhead the first move
-//! gets a soft limit of 38 ms and a hard limit of 152 ms; a clock of 150 ms gets a soft limit
+//! gets a soft limit of 54 ms and a hard limit of 216 ms; a clock of 150 ms gets a soft limit
 //! under 10 ms, less than the increment, so the clock recovers (depth 1 always completes, in
 //! well under a millisecond).
 
@@ -25,7 +25,7 @@ pub struct Clock {
 }
 
 /// Moves the remaining time is spread over when `movestogo` is not given.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
+const DEFAULT_MOVES_TO_GO: u64 = 20;
 /// The hard limit may exceed the soft one by this factor…
 const HARD_FACTOR: u64 = 4;
 /// …but neither limit uses more than this fraction (1/MAX_SHARE) of what is left.
@@ -154,8 +154,8 @@ mod tests {
             move_time_ms: None,
         };
         let first = Deadlines::new(start, &clock(1_000), 50);
-        assert_eq!(first.soft, Some(Duration::from_millis(38)));
-        assert_eq!(first.hard, Some(Duration::from_millis(152)));
+        assert_eq!(first.soft, Some(Duration::from_millis(54)));
+        assert_eq!(first.hard, Some(Duration::from_millis(216)));
         // A short clock plans less than the increment, so it grows back.
         let short = Deadlines::new(start, &clock(150), 50);
         assert!(short.soft.unwrap() < Duration::from_millis(10), "{short:?}");

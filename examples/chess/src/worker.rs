@@ -3,6 +3,7 @@
 //! futility and late-move pruning, static-exchange pruning, late-move reductions, check
 //! extensions; and quiescence search over the captures that do not lose material.
 
+use crate::correction::Correction;
 use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
 use crate::info::uci_move;
 use crate::ordering::{is_losing_capture, is_tactical, MovePicker, OrderingStats};
@@ -57,6 +58,7 @@ pub(crate) struct Worker<'a> {
     /// Keys of all positions before the current one: game history then search path.
     path: Vec<u64>,
     ordering: OrderingStats,
+    correction: Correction,
     /// Move lists, one per ply, reused so a node allocates nothing.
     move_lists: Vec<Vec<(Move, i32)>>,
     /// Quiet moves tried so far, one list per ply (history maluses on a cutoff).
@@ -105,6 +107,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             path,
             ordering: OrderingStats::new(MAX_PLY_USIZE),
+            correction: Correction::default(),
             move_lists: (0..=MAX_PLY_USIZE)
                 .map(|_| Vec::with_capacity(64))
                 .collect(),
@@ -225,7 +228,9 @@ impl<'a> Worker<'a> {
             }
         }
         let in_check = !board.checkers().is_empty();
-        let static_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        // The table keeps the evaluation itself; the search uses it corrected.
+        let raw_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        let static_eval = self.corrected(board, raw_eval, in_check);
         // The table's score is a better estimate than the static eval where its bound says so.
         let eval = match &entry {
             Some(e) if !in_check && i32::from(e.score).abs() < MATE_BOUND => {
@@ -356,7 +361,10 @@ impl<'a> Worker<'a> {
                     );
                 }
             }
-            let new_depth = depth - 1 + i32::from(gives_check);
+            // Checks that do not lose material are extended (a sacrificial check is searched
+            // like any other move, so check sequences cannot blow the tree up).
+            let extend = gives_check && see_at_least(board, mv, 0);
+            let new_depth = depth - 1 + i32::from(extend);
 
             self.path.push(key);
             let score = if searched == 0 {
@@ -420,20 +428,42 @@ impl<'a> Worker<'a> {
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets_tried;
 
+        let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
+        // The eval was wrong by at least this much where the bound says which side it is on;
+        // a capture's result says more about the capture than about the pawns.
+        let quiet_best = best_move.is_none_or(|mv| !is_tactical(board, mv));
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > static_eval,
+            Bound::Upper => best_score < static_eval,
+        };
+        if !in_check && quiet_best && informative && best_score.abs() < MATE_BOUND {
+            self.correction
+                .update(board, best_score - static_eval, depth);
+        }
         if !(root && self.root_restricted) {
-            let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
             self.task.tt.store(
                 key,
                 TtEntry {
                     mv: best_move,
                     score: score_to_tt(best_score, ply),
-                    eval: static_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
+                    eval: raw_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
                     depth: depth.min(crate::search::MAX_DEPTH) as i8,
                     bound,
                 },
             );
         }
         best_score
+    }
+
+    /// The static evaluation with this thread's pawn-structure correction (none in check, where
+    /// the evaluation only orders nothing and prunes nothing).
+    fn corrected(&self, board: &Board, raw_eval: i32, in_check: bool) -> i32 {
+        if in_check {
+            raw_eval
+        } else {
+            (raw_eval + self.correction.get(board)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        }
     }
 
     /// `pv[ply]` = `mv` followed by the child's line.
@@ -471,7 +501,8 @@ impl<'a> Worker<'a> {
             tt_move = legal_move(entry, board);
         }
         let in_check = !board.checkers().is_empty();
-        let static_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        let raw_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        let static_eval = self.corrected(board, raw_eval, in_check);
         let original_alpha = alpha;
         let mut best_score = if in_check {
             -MATE + ply as i32
@@ -547,7 +578,7 @@ impl<'a> Worker<'a> {
             TtEntry {
                 mv: best_move,
                 score: score_to_tt(best_score, ply),
-                eval: static_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
+                eval: raw_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
                 depth: 0,
                 bound,
             },
