@@ -52,7 +52,7 @@ pub struct DistArgs {
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub connect_timeout: Option<u64>,
     /// Slots (16 bytes each, rounded up to a power of two) of each worker's filter of the
-    /// successors it sent: a duplicate it remembers is not sent again. Changes no result; 0
+    /// successors it placed: a duplicate it remembers is not sent or looked up again. Changes no result; 0
     /// turns it off [default: 65536].
     #[arg(long, value_name = "SLOTS", value_parser = parse_sent_filter)]
     pub sent_filter: Option<usize>,

@@ -37,7 +37,7 @@ pub struct Cluster {
     pub workers: usize,
     /// How long to wait for every peer to connect and say hello.
     pub connect_timeout: Duration,
-    /// Slots of each worker's filter of the successors it sent, rounded up to a power of two
+    /// Slots of each worker's filter of the successors it placed (sent or inserted), rounded up to a power of two
     /// (0: no filter), at most [`crate::distributed::sent::MAX_SLOTS`]. It changes no result,
     /// only what is sent; the processes may differ in it.
     pub sent_filter: usize,

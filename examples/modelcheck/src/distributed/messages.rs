@@ -127,8 +127,8 @@ pub enum Control<S> {
     /// A worker's storage figures, once the search has stopped.
     Storage(WireStorage),
     /// Once the search has stopped, to an owner: how many successors for it the sender
-    /// dropped as sent before (the owner counts them among the successors it looked up, as
-    /// it would have without the filter).
+    /// neither sent nor inserted (its filter's drops, steps back to the state itself); the
+    /// owner counts them among the successors it looked up, as one process would.
     Dropped(u64),
     /// The link of one state: its parent's worker and index (at level 0: `u16::MAX` and the
     /// initial state's index), and its step's position.

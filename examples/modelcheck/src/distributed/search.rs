@@ -518,8 +518,8 @@ where
                 continue;
             }
             totals.transitions += successors.len() as u64;
-            // Hash every successor and prefetch what placing it reads (its line in this
-            // worker's set, or its slot in the filter), so that the misses overlap.
+            // Hash every successor and prefetch its slot in the filter, so that the misses
+            // overlap.
             placements.clear();
             for (_, next) in &successors {
                 placements.push(if next == state {
@@ -529,13 +529,8 @@ where
                 } else {
                     match portable_key(next, &mut buffer) {
                         Ok(key) => {
-                            let owner = key.owner(peers);
-                            if owner == me {
-                                owned.borrow().visited.prefetch(key);
-                            } else {
-                                sent.prefetch(key);
-                            }
-                            Placement::To(key, owner)
+                            sent.prefetch(key);
+                            Placement::To(key, key.owner(peers))
                         }
                         Err(e) => {
                             error.get_or_insert(e);
@@ -553,14 +548,19 @@ where
                     }
                     Placement::Failed => continue,
                 };
-                if owner == me {
+                // The filter holds this worker's own successors too: a duplicate it remembers
+                // costs no miss in the set.
+                if sent.sent_before(key, &next) {
+                    dropped_for[owner] += 1;
+                    if owner != me {
+                        totals.successors_dropped += 1;
+                    }
+                } else if owner == me {
+                    owned.borrow().visited.prefetch(key);
                     local.push((key, next, i as u32, k as u16));
                     if local.len() >= LOCAL_BATCH {
                         insert_local(&mut owned.borrow_mut(), &mut local, me);
                     }
-                } else if sent.sent_before(key, &next) {
-                    dropped_for[owner] += 1;
-                    totals.successors_dropped += 1;
                 } else {
                     totals.successors_sent += 1;
                     states_in.send(Successor {

@@ -1,6 +1,6 @@
-//! A worker's memory of the successors it already sent to other workers, so that a duplicate
-//! is dropped before it is serialized and exchanged (most successors are duplicates: 2PC-9
-//! has about 7 transitions per state).
+//! A worker's memory of the successors it already placed (sent to their owners, or queued for
+//! its own set), so that a duplicate is dropped before it is serialized and exchanged, or
+//! looked up in the set (most successors are duplicates: 2PC-9 has 12 transitions per state).
 //!
 //! Lossy, never wrong. It is a direct-mapped array of the last successor sent through each
 //! slot: a duplicate whose slot another successor took since is sent again, and its owner's
@@ -10,14 +10,15 @@
 //! owner's set is a function of that identity: the fp64, fp32 and bitstate sets map a key to
 //! the same slot, signature or bits every time, and the exact set compares states; so the
 //! owner, which received the first copy earlier in this search, would have found this one
-//! present, and the counts, depth, violations and traces do not change.
+//! present, and the counts, depth, violations and traces do not change (a worker's own
+//! successors go into its set in order, so the first copy is inserted first there too).
 
 use searchcache::StateHash;
 
 /// The most slots of a filter (16 bytes each, 4 GiB).
 pub const MAX_SLOTS: usize = 1 << 28;
 
-/// A worker's filter of the successors it sent (see the module documentation).
+/// A worker's filter of the successors it placed (see the module documentation).
 pub struct SentFilter<S> {
     /// The key of the successor sent last through each slot; 0 is an empty slot, so a key
     /// of 0 is never remembered.
@@ -64,8 +65,8 @@ impl<S: Clone + Eq> SentFilter<S> {
     }
 
     /// Whether the successor `state` of portable key `key` is the one remembered in its slot:
-    /// it was sent before, and the caller drops it. Otherwise the filter remembers it in
-    /// place of the slot's previous one, and the caller sends it.
+    /// it was placed before, and the caller drops it. Otherwise the filter remembers it in
+    /// place of the slot's previous one, and the caller sends or inserts it.
     #[must_use]
     #[inline]
     pub fn sent_before(&mut self, key: StateHash, state: &S) -> bool {
