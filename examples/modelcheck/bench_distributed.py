@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of the distributed checker (BENCHMARKS.md, "Distributed model
 checker"): on each model, the threaded checker with 1 and 2 threads, 1 process x 2 timely
-workers, and 2 processes x 1 worker (--local 2), alternated A B C D A B C D ... for --rounds
-rounds. Prints one markdown table per model: states/s (median and spread), bytes sent per
+workers, and 2 processes x 1 worker (--local 2) with and without the senders' filters
+(--sent-filter 0), alternated A B C D E A B C D E ... for --rounds rounds. Prints one markdown table per model: states/s (median and spread), bytes sent per
 state, peak resident memory per process, the largest process's visited states over the mean
 (skew), and each process's visited storage (states x bytes/slot) over the single run's.
 
@@ -10,6 +10,7 @@ Usage: python3 examples/modelcheck/bench_distributed.py [--rounds 3]
 (builds the release binary first; run from the repository root)."""
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -29,6 +30,8 @@ def configs(memory):
         ("threaded, 2 threads", ["--threads", "2", "--memory", str(memory)], 1),
         ("1 process x 2 workers", ["--workers", "2", "--memory", str(memory)], 1),
         ("2 processes x 1 worker", ["--local", "2", "--memory", str(half)], 2),
+        ("2 processes x 1 worker, no sent filter",
+         ["--local", "2", "--sent-filter", "0", "--memory", str(half)], 2),
     ]
 
 
@@ -59,12 +62,24 @@ def processes_of(report):
     return rows
 
 
+def machine():
+    """`date -u`, the load average and the CPU model, for the benchmark's header."""
+    with open("/proc/loadavg") as f:
+        load = " ".join(f.read().split()[:3])
+    model = next((line.split(":", 1)[1].strip() for line in
+                  subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
+                  if line.startswith("Model name")), "unknown")
+    date = subprocess.run(["date", "-u"], capture_output=True, text=True).stdout.strip()
+    return f"{date}; load average {load}; {model}, {os.cpu_count()} CPUs"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
     subprocess.run(["cargo", "build", "--release", "-p", "modelcheck"], check=True)
     binary = "target/release/modelcheck"
+    print(f"start: {machine()}")
     for name, model, memory in MODELS:
         results = {label: [] for label, _, _ in configs(memory)}
         for _ in range(rounds):
@@ -90,6 +105,7 @@ def main():
                 sent, peaks, skew, share = 0.0, f"{peak_kib / 1024:.0f}", 1.0, "1.000"
             print(f"| {label} | {statistics.median(rates):,.0f} | {min(rates):,.0f}-{max(rates):,.0f} "
                   f"| {sent:.1f} | {peaks} | {skew:.4f} | {share} |")
+    print(f"\nend: {machine()}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 //! The distributed checker through the library: N "processes" as N threads of this test, each a
 //! timely cluster member on its own loopback port, against the single-process checker.
 
-use modelcheck::distributed::{check, Cluster, ClusterError, DistributedReport};
+use modelcheck::distributed::{
+    check, Cluster, ClusterError, DistributedReport, DEFAULT_SENT_FILTER,
+};
 use modelcheck::models::two_phase::TwoPhase;
 use modelcheck::models::{buggy_lock::BuggyLock, philosophers::Philosophers, puzzle::Puzzle};
 use modelcheck::{Mode, Model, Options, Verdict};
@@ -41,6 +43,21 @@ where
     M: Model,
     M::State: Serialize + DeserializeOwned,
 {
+    run_cluster_filtered(make, options, processes, workers, DEFAULT_SENT_FILTER)
+}
+
+/// [`run_cluster`] with filters of `sent_filter` slots.
+fn run_cluster_filtered<M>(
+    make: impl Fn() -> M,
+    options: &Options,
+    processes: usize,
+    workers: usize,
+    sent_filter: usize,
+) -> Vec<Result<DistributedReport<M>, ClusterError>>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
     let addresses = free_addresses(processes);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..processes)
@@ -50,6 +67,7 @@ where
                     process,
                     workers,
                     connect_timeout: Duration::from_secs(20),
+                    sent_filter,
                 };
                 let model = make();
                 scope.spawn(move || check(model, options, &cluster))
@@ -168,6 +186,148 @@ fn every_mode_counts_as_one() {
     }
 }
 
+/// Filters from off to one slot (every successor evicts the last, and equal neighbours are
+/// dropped) to large: the counts stay the single process's in every mode, 2 processes and 2
+/// workers. A filter that dropped a successor on less than its full key (or, in the exact
+/// mode, its state) would drop new states here.
+#[test]
+fn sent_filters_of_every_size_count_as_one_in_every_mode() {
+    let one = single(&TwoPhase::new(5).unwrap(), &options(true));
+    assert_eq!((one.0, one.1), (8_832, 58_145));
+    for mode in [Mode::Fp64, Mode::Fp32, Mode::Bitstate, Mode::Exact] {
+        let options = Options {
+            mode,
+            ..options(true)
+        };
+        let mut remote = None;
+        for slots in [0, 1, 2, 3, 64, 1 << 12, 1 << 20] {
+            for (processes, workers) in [(2, 1), (1, 2), (2, 2)] {
+                let reports = run_cluster_filtered(
+                    || TwoPhase::new(5).unwrap(),
+                    &options,
+                    processes,
+                    workers,
+                    slots,
+                );
+                for r in reports {
+                    let r = r.expect("a report");
+                    let at = format!("{mode:?}, {slots} slots, {processes}x{workers}");
+                    assert!(matches!(r.report.verdict, Verdict::Complete), "{at}");
+                    assert_eq!(counts(&r), one, "{at}");
+                    let sent: u64 = r.processes.iter().map(|p| p.successors_sent).sum();
+                    let dropped: u64 = r.processes.iter().map(|p| p.successors_dropped).sum();
+                    if slots == 0 {
+                        assert_eq!(dropped, 0, "{at}");
+                    }
+                    if slots >= 64 {
+                        assert!(dropped > 0, "{at}");
+                    }
+                    // Sent or dropped: every successor of another worker's, however the
+                    // filter is sized (the 2x1 and 1x2 clusters both have 2 workers).
+                    if workers * processes == 2 {
+                        assert_eq!(
+                            *remote.get_or_insert(sent + dropped),
+                            sent + dropped,
+                            "{at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The TLC figure of a run over `workers` owners, computed here from the state space: each
+/// owner's states, and the successors (and initial states) it owns, which it looks up.
+fn expected_tlc_figure<M>(model: &M, workers: usize) -> f64
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    let mut buffer = Vec::new();
+    let mut owner = |state: &M::State| {
+        modelcheck::distributed::search::portable_key(state, &mut buffer)
+            .expect("serializable")
+            .owner(workers)
+    };
+    let mut stored = vec![0u64; workers];
+    let mut looked_up = vec![0u64; workers];
+    let mut seen = std::collections::HashSet::new();
+    let mut frontier = Vec::new();
+    for state in model.initial_states() {
+        looked_up[owner(&state)] += 1;
+        if seen.insert(state.clone()) {
+            stored[owner(&state)] += 1;
+            frontier.push(state);
+        }
+    }
+    let mut out = Vec::new();
+    while let Some(state) = frontier.pop() {
+        out.clear();
+        model.successors(&state, &mut out);
+        for (_, next) in out.drain(..) {
+            looked_up[owner(&next)] += 1;
+            if seen.insert(next.clone()) {
+                stored[owner(&next)] += 1;
+                frontier.push(next);
+            }
+        }
+    }
+    (0..workers)
+        .map(|w| searchcache::omission::tlc_optimistic(stored[w], looked_up[w]))
+        .sum()
+}
+
+/// Every successor counts as looked up by its owner, also those not sent (a filter's drops,
+/// steps back to the state itself), as in one process: the TLC figure is that of the state
+/// space, whatever the filter.
+#[test]
+fn the_tlc_figure_counts_every_successor_once() {
+    let expected = expected_tlc_figure(&TwoPhase::new(5).unwrap(), 2);
+    assert!(expected > 0.0);
+    for slots in [0, 1, DEFAULT_SENT_FILTER] {
+        for (processes, workers) in [(2, 1), (1, 2)] {
+            let reports = run_cluster_filtered(
+                || TwoPhase::new(5).unwrap(),
+                &options(true),
+                processes,
+                workers,
+                slots,
+            );
+            let r = reports.into_iter().next().unwrap().expect("a report");
+            let figure = r.report.storage.and_then(|s| s.tlc_optimistic);
+            assert_eq!(
+                figure,
+                Some(expected),
+                "{slots} slots, {processes}x{workers}"
+            );
+        }
+    }
+}
+
+/// A tiny filter and a large one find the single process's traces.
+#[test]
+fn sent_filters_keep_the_traces() {
+    for slots in [1, 3, 1 << 16] {
+        for_each_trace_case(|| Philosophers::new(5).unwrap(), 5, slots);
+        for_each_trace_case(|| BuggyLock::new(3).unwrap(), 4, slots);
+    }
+}
+
+fn for_each_trace_case<M>(make: impl Fn() -> M, steps: usize, slots: usize)
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    for r in run_cluster_filtered(&make, &options(true), 2, 1, slots) {
+        let r = r.expect("a report");
+        let Verdict::Counterexample(found) = &r.report.verdict else {
+            panic!("{slots} slots: no counterexample");
+        };
+        assert_eq!(found.steps.len(), steps, "{slots} slots");
+    }
+}
+
 /// The trace every member returns: replayed, of the single-process length.
 fn assert_same_trace<M>(make: impl Fn() -> M, options: &Options, steps: usize)
 where
@@ -249,6 +409,7 @@ fn different_sizes_are_a_usage_error() {
                     process,
                     workers: 1,
                     connect_timeout: Duration::from_secs(20),
+                    sent_filter: DEFAULT_SENT_FILTER,
                 };
                 scope.spawn(move || {
                     check(
@@ -286,6 +447,7 @@ fn an_unreachable_peer_is_named_after_the_timeout() {
             process,
             workers: 1,
             connect_timeout: Duration::from_millis(500),
+            sent_filter: DEFAULT_SENT_FILTER,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
         let Some(ClusterError::Peer {
@@ -315,13 +477,20 @@ fn bad_clusters_are_usage_errors() {
             "not host:port",
         ),
         (Vec::new(), 0, 1, "at least one process"),
+        (two.clone(), 0, 1, "--sent-filter"),
     ];
     for (addresses, process, workers, message) in cases {
+        let sent_filter = if message == "--sent-filter" {
+            modelcheck::distributed::sent::MAX_SLOTS + 1
+        } else {
+            DEFAULT_SENT_FILTER
+        };
         let cluster = Cluster {
             addresses,
             process,
             workers,
             connect_timeout: Duration::from_secs(1),
+            sent_filter,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
         let Some(ClusterError::Usage(text)) = &error else {

@@ -134,6 +134,27 @@ fn local_2pc_5_counts_as_one() {
     }
 }
 
+/// `--sent-filter` sizes each worker's filter of successors sent, and changes no count.
+#[test]
+fn sent_filter_sizes_count_as_one() {
+    for slots in ["0", "1", "4096"] {
+        let args = [
+            "2pc",
+            "5",
+            "--local",
+            "2",
+            "--sent-filter",
+            slots,
+            "--quiet",
+        ];
+        let (status, out, err) = run(&args);
+        assert_eq!(status, EXIT_OK, "{out}{err}");
+        assert_eq!(field(&out, "states"), 8_832, "{out}");
+        assert_eq!(field(&out, "transitions"), 58_145, "{out}");
+        assert!(out.contains("dropped as sent before"), "{out}");
+    }
+}
+
 /// Done-when: `modelcheck philosophers 5 --local 3` reports the deadlock with a checked 5-step
 /// trace.
 #[test]
@@ -276,6 +297,10 @@ fn bad_distribution_flags_are_usage_errors() {
         (&["2pc", "--local", "0"], "takes 1 to 1024 processes"),
         (&["2pc", "--workers", "0"], "takes 1 to 1024 workers"),
         (
+            &["2pc", "--local", "2", "--sent-filter", "lots"],
+            "takes 0 to 268435456 slots",
+        ),
+        (
             &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
             "distributed runs do not write checkpoints",
         ),
@@ -403,6 +428,7 @@ fn help_documents_the_distribution_flags() {
         "--workers",
         "--local",
         "--connect-timeout",
+        "--sent-filter",
         "timely's -n",
     ] {
         assert!(out.contains(flag), "{flag} in:\n{out}");

@@ -1,7 +1,9 @@
 //! The distributed checker's command-line flags (a `#[command(flatten)]` group of the
 //! `modelcheck` parser) and the run they start.
 
-use super::{check, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT};
+use super::{
+    check, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER,
+};
 use crate::bfs::Options;
 use crate::cli::{usage_error, Cli, EXIT_ERROR, EXIT_USAGE};
 use crate::model::Model;
@@ -49,6 +51,19 @@ pub struct DistArgs {
     /// error [default: 30].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub connect_timeout: Option<u64>,
+    /// Slots (16 bytes each, rounded up to a power of two) of each worker's filter of the
+    /// successors it placed: a duplicate it remembers is not sent or looked up again. Changes no result; 0
+    /// turns it off [default: 65536].
+    #[arg(long, value_name = "SLOTS", value_parser = parse_sent_filter)]
+    pub sent_filter: Option<usize>,
+}
+
+fn parse_sent_filter(text: &str) -> Result<usize, String> {
+    let most = super::sent::MAX_SLOTS;
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n <= most)
+        .ok_or_else(|| format!("takes 0 to {most} slots, got `{text}`"))
 }
 
 fn parse_processes(text: &str) -> Result<usize, String> {
@@ -94,9 +109,11 @@ impl DistArgs {
                 process: 0,
                 workers,
                 connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+                sent_filter: DEFAULT_SENT_FILTER,
             },
         };
         cluster.connect_timeout = self.connect_timeout();
+        cluster.sent_filter = self.sent_filter.unwrap_or(DEFAULT_SENT_FILTER);
         Ok(cluster)
     }
 }

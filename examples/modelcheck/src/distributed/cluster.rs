@@ -22,6 +22,10 @@ pub const MAX_WORKERS: usize = u16::MAX as usize;
 /// The default time to reach every peer.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The default slots of each worker's filter of successors sent ([`crate::distributed::sent`]):
+/// 2^16 slots, 1 MiB.
+pub const DEFAULT_SENT_FILTER: usize = 1 << 16;
+
 /// The processes of a run and this process's place among them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cluster {
@@ -33,6 +37,10 @@ pub struct Cluster {
     pub workers: usize,
     /// How long to wait for every peer to connect and say hello.
     pub connect_timeout: Duration,
+    /// Slots of each worker's filter of the successors it placed (sent or inserted), rounded up to a power of two
+    /// (0: no filter), at most [`crate::distributed::sent::MAX_SLOTS`]. It changes no result,
+    /// only what is sent; the processes may differ in it.
+    pub sent_filter: usize,
 }
 
 /// Why a distributed run stopped without a result.
@@ -106,13 +114,15 @@ impl Cluster {
             process,
             workers,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            sent_filter: DEFAULT_SENT_FILTER,
         };
         cluster.validate()?;
         Ok(cluster)
     }
 
     /// Checks the fields: at least one process, `process` in range, every address `host:port`
-    /// and distinct, 1 to [`MAX_WORKERS`] workers in all.
+    /// and distinct, 1 to [`MAX_WORKERS`] workers in all, a filter of at most
+    /// [`crate::distributed::sent::MAX_SLOTS`] slots.
     pub fn validate(&self) -> Result<(), ClusterError> {
         let usage = |m: String| Err(ClusterError::Usage(m));
         let processes = self.processes();
@@ -143,6 +153,13 @@ impl Cluster {
             if self.addresses[..i].contains(address) {
                 return usage(format!("the address {address} is listed twice"));
             }
+        }
+        if self.sent_filter > crate::distributed::sent::MAX_SLOTS {
+            return usage(format!(
+                "--sent-filter {}: at most {} slots",
+                self.sent_filter,
+                crate::distributed::sent::MAX_SLOTS
+            ));
         }
         Ok(())
     }

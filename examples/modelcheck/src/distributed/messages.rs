@@ -51,6 +51,10 @@ pub struct Totals {
     pub bytes_sent: u64,
     /// Bytes this process read from its peers (filled by the process's first worker only).
     pub bytes_received: u64,
+    /// Successors it sent to other workers.
+    pub successors_sent: u64,
+    /// Successors for other workers it dropped as sent before ([`super::sent::SentFilter`]).
+    pub successors_dropped: u64,
 }
 
 /// A level's news from one worker.
@@ -122,6 +126,10 @@ pub enum Control<S> {
     Summary(Summary<S>),
     /// A worker's storage figures, once the search has stopped.
     Storage(WireStorage),
+    /// Once the search has stopped, to an owner: how many successors for it the sender
+    /// neither sent nor inserted (its filter's drops, steps back to the state itself); the
+    /// owner counts them among the successors it looked up, as one process would.
+    Dropped(u64),
     /// The link of one state: its parent's worker and index (at level 0: `u16::MAX` and the
     /// initial state's index), and its step's position.
     Link {

@@ -4,13 +4,14 @@
 //! Every state has one owner among the run's `processes × workers` timely workers, chosen by
 //! [`searchcache::StateHash::owner`] from the state's portable hash ([`search::portable_key`]: SipHash of
 //! its bincode encoding, the same on every machine). Each worker keeps the states it owns in its
-//! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, and sends every
-//! successor to its owner through timely's `exchange`; timely's progress tracking ends each
+//! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, inserts its own
+//! successors and sends the others to their owners through timely's `exchange`, less the
+//! duplicates its [`sent::SentFilter`] remembers sending; timely's progress tracking ends each
 //! level. The counts, depth and first violation level are those of one process; a
 //! counterexample is rebuilt across the workers' link logs and replayed before it is returned.
 //!
 //! ```no_run
-//! use modelcheck::distributed::{check, Cluster, DEFAULT_CONNECT_TIMEOUT};
+//! use modelcheck::distributed::{check, Cluster, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER};
 //! use modelcheck::models::two_phase::TwoPhase;
 //! use modelcheck::Options;
 //!
@@ -20,6 +21,7 @@
 //!     process: 1,
 //!     workers: 1,
 //!     connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+//!     sent_filter: DEFAULT_SENT_FILTER,
 //! };
 //! let report = check(TwoPhase::new(5)?, &Options::default(), &cluster)?;
 //! assert_eq!(report.report.stats.states, 8_832);
@@ -34,9 +36,12 @@ pub mod local;
 pub mod messages;
 pub mod report;
 pub mod search;
+pub mod sent;
 pub mod wire;
 
-pub use cluster::{Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, MAX_WORKERS};
+pub use cluster::{
+    Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER, MAX_WORKERS,
+};
 
 use crate::bfs::Options;
 use crate::model::Model;
@@ -56,6 +61,11 @@ pub struct ProcessStats {
     pub states: u64,
     /// Transitions of the states its workers expanded.
     pub transitions: u64,
+    /// Successors its workers sent to other workers.
+    pub successors_sent: u64,
+    /// Successors for other workers that its workers dropped as sent before
+    /// ([`sent::SentFilter`]); with `successors_sent`, every successor of another worker's.
+    pub successors_dropped: u64,
     /// Bytes it wrote to its peers during the search (timely's frames: successors, summaries,
     /// progress messages), counted on its sockets.
     pub bytes_sent: u64,
@@ -149,6 +159,7 @@ where
         (builders, Some(comms))
     };
 
+    let sent_filter = cluster.sent_filter;
     let shared_model = Arc::clone(&model);
     let shared_traffic = Arc::clone(&traffic);
     let options = options.clone();
@@ -162,6 +173,7 @@ where
                 options: &options,
                 workers,
                 traffic: &shared_traffic,
+                sent_filter,
             };
             let result = search::run(worker, &setup);
             if result.is_err() {

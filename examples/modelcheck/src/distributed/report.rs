@@ -94,6 +94,14 @@ fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write)
         sum(|p| p.bytes_sent) as f64 / states,
         sum(|p| p.bytes_sent) as f64 / sum(|p| p.transitions).max(1) as f64
     )?;
+    let sent = sum(|p| p.successors_sent);
+    let dropped = sum(|p| p.successors_dropped);
+    writeln!(
+        out,
+        "successors for other workers: {} sent, {dropped} dropped as sent before ({:.1} %)",
+        sent,
+        100.0 * dropped as f64 / (sent + dropped).max(1) as f64
+    )?;
     writeln!(
         out,
         "partition skew (max/mean states per process): {:.4}",

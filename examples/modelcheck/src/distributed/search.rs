@@ -1,6 +1,8 @@
 //! One timely worker's part of the distributed search: it owns the states whose
 //! [`StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
-//! level by level, and sends every successor to its owner through timely's `exchange`.
+//! level by level, and sends every successor to its owner through timely's `exchange`: its own
+//! successors go straight into its set, and the others pass its [`SentFilter`] first, which
+//! drops the duplicates it remembers sending.
 //!
 //! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
 //! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
@@ -15,13 +17,14 @@
 //! owner to ask; then the process's first worker replays the path against the model.
 
 use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
+use super::sent::SentFilter;
 use super::wire::Traffic;
 use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure};
 use crate::visited::Storage;
-use crate::visited::{TableFull, Visited};
+use crate::visited::{Mode, TableFull, Visited};
 use crate::Report;
 use searchcache::StateHash;
 use serde::de::DeserializeOwned;
@@ -38,6 +41,10 @@ use timely::worker::Worker;
 /// States expanded between two steps of the worker, so that successors keep flowing to their
 /// owners (and into their sets) while a level is expanded, instead of queueing.
 const STEP_EVERY: usize = 256;
+
+/// A worker's own successors wait in a batch this long before they go into its set, so that
+/// the lines prefetched when they were made have arrived.
+const LOCAL_BATCH: usize = 64;
 
 /// How long a waiting worker parks before it looks for a lost peer again.
 const POLL: Duration = Duration::from_millis(20);
@@ -161,6 +168,29 @@ impl<M: Model> Owned<M> {
     }
 }
 
+/// Where one successor of the state being expanded goes.
+#[derive(Clone, Copy)]
+enum Placement {
+    /// Its portable key and its owner.
+    To(StateHash, usize),
+    /// It is the state itself.
+    Itself,
+    /// It could not be serialized (the error is recorded).
+    Failed,
+}
+
+/// Inserts a worker's own successors waiting in `local` (their lines prefetched), whose parents
+/// are its states.
+fn insert_local<M: Model>(
+    owned: &mut Owned<M>,
+    local: &mut Vec<(StateHash, M::State, u32, u16)>,
+    me: usize,
+) {
+    for (key, state, parent, k) in local.drain(..) {
+        owned.insert(key, state, me as u16, parent, k);
+    }
+}
+
 /// Where a counterexample ends: the owner, the level, the index in the owner's part.
 #[derive(Clone, Copy)]
 struct Location {
@@ -187,6 +217,8 @@ pub struct Setup<'a, M: Model> {
     pub workers: usize,
     /// This process's socket counters.
     pub traffic: &'a Traffic,
+    /// Slots of each worker's [`SentFilter`] (0: none).
+    pub sent_filter: usize,
 }
 
 /// Runs one worker's part of the search. Returns the report on the process's first worker
@@ -202,12 +234,18 @@ where
         options,
         workers,
         traffic,
+        sent_filter,
     } = *setup;
     let me = worker.index();
     let peers = worker.peers();
     let first_of_process = me.is_multiple_of(workers);
     let memory = (options.memory_bytes / workers).max(1);
     let visited = Visited::new(options.mode, memory, options.hashes)?;
+    // The exact set tells states apart by value; the others by their key alone.
+    let mut sent = SentFilter::new(sent_filter, options.mode == Mode::Exact)?;
+    let mut dropped_for = vec![0u64; peers];
+    let mut local: Vec<(StateHash, M::State, u32, u16)> = Vec::with_capacity(LOCAL_BATCH);
+    let mut placements: Vec<Placement> = Vec::new();
     let owned = Rc::new(RefCell::new(Owned::<M> {
         visited,
         invariants: model.invariants(),
@@ -480,19 +518,59 @@ where
                 continue;
             }
             totals.transitions += successors.len() as u64;
-            for (k, (_, next)) in successors.drain(..).enumerate() {
-                match portable_key(&next, &mut buffer) {
-                    Ok(key) => states_in.send(Successor {
+            // Hash every successor and prefetch its slot in the filter, so that the misses
+            // overlap.
+            placements.clear();
+            for (_, next) in &successors {
+                placements.push(if next == state {
+                    // A step back to the state itself: this worker's set has it (in every
+                    // mode), so it is not hashed; it counts as looked up.
+                    Placement::Itself
+                } else {
+                    match portable_key(next, &mut buffer) {
+                        Ok(key) => {
+                            sent.prefetch(key);
+                            Placement::To(key, key.owner(peers))
+                        }
+                        Err(e) => {
+                            error.get_or_insert(e);
+                            Placement::Failed
+                        }
+                    }
+                });
+            }
+            for (k, ((_, next), placement)) in successors.drain(..).zip(&placements).enumerate() {
+                let (key, owner) = match *placement {
+                    Placement::To(key, owner) => (key, owner),
+                    Placement::Itself => {
+                        dropped_for[me] += 1;
+                        continue;
+                    }
+                    Placement::Failed => continue,
+                };
+                // The filter holds this worker's own successors too: a duplicate it remembers
+                // costs no miss in the set.
+                if sent.sent_before(key, &next) {
+                    dropped_for[owner] += 1;
+                    if owner != me {
+                        totals.successors_dropped += 1;
+                    }
+                } else if owner == me {
+                    owned.borrow().visited.prefetch(key);
+                    local.push((key, next, i as u32, k as u16));
+                    if local.len() >= LOCAL_BATCH {
+                        insert_local(&mut owned.borrow_mut(), &mut local, me);
+                    }
+                } else {
+                    totals.successors_sent += 1;
+                    states_in.send(Successor {
                         index: key.index,
                         signature: key.signature,
                         state: next,
                         parent_worker: me as u16,
                         parent: i as u32,
                         ordinal: k as u16,
-                    }),
-                    Err(e) => {
-                        error.get_or_insert(e);
-                    }
+                    });
                 }
             }
             if i % STEP_EVERY == STEP_EVERY - 1 {
@@ -506,6 +584,7 @@ where
                 worker.step();
             }
         }
+        insert_local(&mut owned.borrow_mut(), &mut local, me);
         interrupted |= stopped();
         level += 1;
         states_in.advance_to(level as u64);
@@ -584,6 +663,22 @@ where
             }
         }
     };
+    // Each owner counts the successors dropped for it among those it looked up, as it would
+    // have without the filters (the TLC figure uses them).
+    let messages = dropped_for
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(to, &n)| (to as u16, Control::Dropped(n)))
+        .collect();
+    let dropped_here: u64 = round(worker, messages)?
+        .into_iter()
+        .filter_map(|c| match c {
+            Control::Dropped(n) => Some(n),
+            _ => None,
+        })
+        .sum();
+    totals.looked_up = owned.borrow().looked_up + dropped_here;
     // Every worker's storage figures, to every worker (bitstate's are counted once, here).
     let mine = owned.borrow().visited.storage(totals.looked_up);
     let figures = WireStorage {
@@ -620,7 +715,10 @@ where
     let processes = (0..peers / workers)
         .map(|p| {
             let first = &last[p * workers].totals;
+            let own = &last[p * workers..(p + 1) * workers];
             ProcessStats {
+                successors_sent: own.iter().map(|s| s.totals.successors_sent).sum(),
+                successors_dropped: own.iter().map(|s| s.totals.successors_dropped).sum(),
                 states: process_states[p],
                 transitions: process_transitions[p],
                 bytes_sent: first.bytes_sent,
