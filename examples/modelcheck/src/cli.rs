@@ -351,6 +351,12 @@ where
     if cli.dist.is_distributed() {
         return crate::distributed::args::run(&cli, options, &argv, out, err);
     }
+    if cli.dist.connect_timeout.is_some() || cli.dist.sent_filter.is_some() {
+        let message = "--connect-timeout and --sent-filter apply to distributed runs only \
+                       (--local, --processes or --workers)";
+        let _ = write!(err, "{}", usage_error(message));
+        return EXIT_USAGE;
+    }
     let checkpoints = Checkpoints {
         save_to: args.checkpoint.checkpoint.clone(),
         every: Duration::from_secs_f64(

@@ -304,6 +304,14 @@ fn bad_distribution_flags_are_usage_errors() {
             &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
             "distributed runs do not write checkpoints",
         ),
+        (
+            &["2pc", "--sent-filter", "16"],
+            "apply to distributed runs only",
+        ),
+        (
+            &["2pc", "--connect-timeout", "5"],
+            "apply to distributed runs only",
+        ),
     ];
     for (args, message) in cases {
         let (status, out, err) = run(args);
