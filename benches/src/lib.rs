@@ -17,4 +17,5 @@ pub mod report;
 pub mod rng;
 pub mod run;
 pub mod spread;
+pub mod stdout;
 pub mod workload;

@@ -137,8 +137,8 @@ fn main() -> ExitCode {
             q.push(this[num] / this[den]);
         }
     }
-    println!("{}", machine());
-    println!(
+    searchcache_bench::outln!("{}", machine());
+    searchcache_bench::outln!(
         "lean loop at {}, {rounds} rounds of {ops} reads each, one thread, huge pages; medians",
         size_name(bytes)
     );
@@ -149,22 +149,23 @@ fn main() -> ExitCode {
         .chain(baselines.iter().map(|t| t.huge_page_bytes()))
         .collect();
     let huge: Vec<String> = tables.iter().map(|&b| mib(b)).collect();
-    println!(
+    searchcache_bench::outln!(
         "huge pages (MiB of {}): tables {} (in the order below); load average at end {}\n",
         bytes >> 20,
         huge.join(" / "),
         load_average()
     );
-    println!("| subject | ns per read |\n|---|---:|");
+    searchcache_bench::outln!("| subject | ns per read |\n|---|---:|");
     for ((name, _), v) in subjects.iter().zip(ns) {
-        println!("| {name} | {:.1} |", spread(v).0);
+        searchcache_bench::outln!("| {name} | {:.1} |", spread(v).0);
     }
-    println!("\n| ratio | median | min – max |\n|---|---:|---:|");
+    searchcache_bench::outln!("\n| ratio | median | min – max |\n|---|---:|---:|");
     for (&(num, den), q) in ratios.iter().zip(quotients) {
         let (median, lo, hi) = spread(q);
-        println!(
+        searchcache_bench::outln!(
             "| {} ÷ {} | {median:.3} | {lo:.2} – {hi:.2} |",
-            subjects[num].0, subjects[den].0
+            subjects[num].0,
+            subjects[den].0
         );
     }
     ExitCode::SUCCESS

@@ -464,7 +464,7 @@ fn main() -> ExitCode {
             results.targets(target, 256 << 20),
             results.markdown()
         );
-        println!("{report}");
+        searchcache_bench::outln!("{report}");
         let path = c.out.join(format!("{}-best.md", c.tag));
         if let Err(e) = std::fs::create_dir_all(&c.out).and_then(|()| std::fs::write(&path, report))
         {
@@ -516,7 +516,7 @@ fn main() -> ExitCode {
         m.results.targets(target, 256 << 20),
         m.results.markdown(),
     );
-    println!("{report}");
+    searchcache_bench::outln!("{report}");
     if let Err(e) = std::fs::create_dir_all(&m.c.out) {
         eprintln!("matrix: cannot create {}: {e}", m.c.out.display());
         return ExitCode::FAILURE;

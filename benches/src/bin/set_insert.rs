@@ -205,7 +205,7 @@ fn measure<T: Subject>(n: usize, rounds: usize) {
             v[v.len() / 2]
         };
         let (wall, cpu) = (median(&mut walls), median(&mut cpus));
-        println!(
+        searchcache_bench::outln!(
             "| {:<34} | {threads} | {:>6.2} | {:>6.1} | {:>6.1} | {:>6.2} |",
             T::NAME,
             n as f64 / wall / 1e6,
@@ -227,9 +227,9 @@ fn main() {
     };
     let n = parse(args.next(), 10_000_000, "STATES").max(1);
     let rounds = parse(args.next(), 3, "ROUNDS").max(1);
-    println!("{n} distinct fingerprints, median of {rounds} rounds\n");
-    println!("| structure | threads | M inserts/s (wall) | wall ns/insert | CPU ns/insert | bytes/state |");
-    println!("|---|---|---|---|---|---|");
+    searchcache_bench::outln!("{n} distinct fingerprints, median of {rounds} rounds\n");
+    searchcache_bench::outln!("| structure | threads | M inserts/s (wall) | wall ns/insert | CPU ns/insert | bytes/state |");
+    searchcache_bench::outln!("|---|---|---|---|---|---|");
     measure::<FingerprintSet>(n, rounds);
     measure::<CompactSet>(n, rounds);
     measure::<DashSet<u64, RandomState>>(n, rounds);

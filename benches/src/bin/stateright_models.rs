@@ -65,7 +65,7 @@ fn run_checked<M: Model>(model: M, threads: usize, dfs: bool) {
         (c.unique_state_count(), c.state_count(), c.max_depth())
     };
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    searchcache_bench::outln!(
         "stateright {} {name} threads={threads}: states {unique} (generated {generated}), max depth {depth}, {secs:.3} s, {:.0} states/s",
         if dfs { "dfs" } else { "bfs" },
         unique as f64 / secs

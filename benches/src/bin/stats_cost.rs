@@ -49,7 +49,7 @@ fn main() -> ExitCode {
     } else {
         keys.iter().filter(|&&k| table.probe(k).is_some()).count()
     };
-    println!(
+    searchcache_bench::outln!(
         "{ops} stores, {ops} probes, {hits} hits, counters: {:?}",
         table.stats()
     );

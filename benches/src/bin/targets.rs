@@ -562,7 +562,7 @@ fn main() -> ExitCode {
             pair.what
         );
     }
-    println!("{report}");
+    searchcache_bench::outln!("{report}");
     let path = c.out.join(format!("targets-{}.md", c.tag));
     if let Err(e) = std::fs::create_dir_all(&c.out).and_then(|()| std::fs::write(&path, &report)) {
         eprintln!("targets: cannot write {}: {e}", path.display());
