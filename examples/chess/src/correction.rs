@@ -2,7 +2,7 @@
 //! and pawn configuration (a hash of both sides' pawns into a table of its own), how far the
 //! searches' results have been from the static evaluation, and adds that to later evaluations
 //! of positions with the same pawns. It corrects what the evaluation misjudges about a pawn
-//! structure for the rest of the game; it never changes the stored (table) evaluation.
+//! structure for the rest of the game.
 
 use cozy_chess::{Board, Color, Piece};
 use searchcache::mix64;
@@ -96,6 +96,15 @@ mod tests {
         let entry = |c: &Correction| c.table[Correction::index(&b)];
         assert!(0 < entry(&shallow) && entry(&shallow) < entry(&deep));
         assert!(deep.get(&b) <= 80);
+    }
+
+    #[test]
+    fn an_update_moves_the_entry_at_most_max_weight_of_the_way() {
+        let b = board("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1");
+        let mut correction = Correction::default();
+        correction.update(&b, LIMIT, 1_000);
+        let entry = correction.table[Correction::index(&b)];
+        assert_eq!(entry, LIMIT * GRAIN * MAX_WEIGHT / 256);
     }
 
     #[test]

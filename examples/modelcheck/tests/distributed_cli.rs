@@ -2,6 +2,9 @@
 //! hostfile on free loopback ports, and a process killed mid-run. Every child has a deadline
 //! and is killed when its test ends.
 
+mod common;
+
+use common::field;
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -28,10 +31,10 @@ impl Drop for Processes {
     }
 }
 
+/// The binary with `args`, stdin closed and both outputs piped.
 fn modelcheck(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_modelcheck"));
+    let mut command = common::modelcheck(args);
     command
-        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -70,17 +73,6 @@ fn finish(child: &mut Child, deadline: Instant) -> (i32, String, String) {
 fn run(args: &[&str]) -> (i32, String, String) {
     let mut processes = Processes(vec![modelcheck(args).spawn().expect("start")]);
     finish(&mut processes.0[0], Instant::now() + DEADLINE)
-}
-
-/// The number after `key: ` in a report.
-fn field(report: &str, key: &str) -> u64 {
-    let prefix = format!("{key}: ");
-    report
-        .lines()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
 }
 
 /// A hostfile of `n` free loopback ports, removed on drop.
