@@ -115,8 +115,11 @@ class Side:
         self.forfeits = 0
 
 
-def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses):
-    """Plays one game; returns (result from White's view, plies, reason, board)."""
+def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses, nodes=None):
+    """Plays one game; returns (result from White's view, plies, reason, board).
+
+    With `nodes`, every move is a `go nodes` search and there is no clock: the games do not
+    depend on the machine's load (but say nothing about speed)."""
     board = chess.Board()
     for uci in opening.split():
         board.push_uci(uci)
@@ -129,7 +132,7 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_los
             return "1/2-1/2", board.ply(), "adjudicated (move limit)", board
         mover = board.turn
         side = sides[mover]
-        limit = chess.engine.Limit(
+        limit = chess.engine.Limit(nodes=nodes) if nodes else chess.engine.Limit(
             white_clock=clocks[chess.WHITE],
             black_clock=clocks[chess.BLACK],
             white_inc=inc,
@@ -143,7 +146,7 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_los
                 raise Failure(f"{side.name}: engine error at ply {board.ply()} ({board.fen()}): {e!r}")
             raise
         spent = time.monotonic() - started
-        clocks[mover] -= spent
+        clocks[mover] -= 0 if nodes else spent
         if clocks[mover] < 0:
             side.forfeits += 1
             if side.strict and not forfeit_loses:
@@ -293,6 +296,10 @@ def main():
                         help="stop when the SPRT (alpha = beta = 0.05) decides")
     parser.add_argument("--openings", help="a file of openings, one line of UCI moves each")
     parser.add_argument("--tc", default="1+0.01", help="seconds+increment")
+    parser.add_argument("--nodes", type=int, metavar="N",
+                        help="every move searches N nodes, no clock (instead of --tc)")
+    parser.add_argument("--first-game", type=int, default=0, metavar="K",
+                        help="start at game K of the opening schedule (split one match over runs)")
     parser.add_argument("--threads", type=int, default=1, help="our engine's Threads")
     parser.add_argument("--hash", type=int, default=16, help="both engines' Hash, MiB (an --option wins)")
     parser.add_argument("--adjudicate", action="store_true",
@@ -313,12 +320,17 @@ def main():
         parser.error("--tc must look like 1+0.01")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.nodes is not None and args.nodes < 1:
+        parser.error("--nodes must be at least 1")
+    if args.first_game < 0:
+        parser.error("--first-game must be at least 0")
     try:
         our_options = parse_options(args.option)
         their_options = parse_options(args.opponent_option)
     except argparse.ArgumentTypeError as e:
         parser.error(str(e))
     openings = read_openings(args.openings)
+    control = f"nodes {args.nodes}" if args.nodes else args.tc
 
     # SIGTERM (kill) ends the match like Ctrl-C: the games so far are summarised.
     signal.signal(signal.SIGTERM, interrupted)
@@ -364,16 +376,17 @@ def main():
     verdict = ""
     started = time.monotonic()
     try:
-        for game in range(args.games):
+        for game in range(args.first_game, args.first_game + args.games):
             opening = openings[(game // 2) % len(openings)]
             ours_white = game % 2 == 0
             white, black = (us, them) if ours_white else (them, us)
             result, plies, reason, board = play_game(white, black, opening, base, inc, game,
-                                                     args.adjudicate, args.forfeit_loses)
+                                                     args.adjudicate, args.forfeit_loses, args.nodes)
             if args.pgn:
                 pgn = chess.pgn.Game.from_board(board)
                 pgn.headers.update({"White": white.name, "Black": black.name, "Result": result,
-                                    "Round": str(game + 1), "TimeControl": args.tc,
+                                    "Round": str(game + 1),
+                                    "TimeControl": control,
                                     "Termination": reason})
                 with open(args.pgn, "a") as f:
                     print(pgn, file=f, end="\n\n")
@@ -413,7 +426,7 @@ def main():
     if watch.records:
         failed = failed or "protocol problems: " + " | ".join(watch.records[:5])
     games = wins + draws + losses
-    summary = (f"match: {name} vs {label} at {args.tc}: +{wins} ={draws} -{losses}, "
+    summary = (f"match: {name} vs {label} at {control}: +{wins} ={draws} -{losses}, "
                f"score {wins + draws / 2}/{games}")
     if games:
         elo, low, high = elo_interval(wins, draws, losses)

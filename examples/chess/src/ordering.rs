@@ -14,6 +14,12 @@ pub const HISTORY_MAX: i32 = 1 << 20;
 /// Losing captures sort below every quiet move.
 const BAD_CAPTURE: i32 = -(1 << 24);
 
+/// Whether an ordering score is a quiet move's history score (not the table move, a capture, a
+/// promotion or a killer).
+pub fn is_history_score(score: i32) -> bool {
+    (-HISTORY_MAX..=HISTORY_MAX).contains(&score)
+}
+
 /// Whether an ordering score is that of a capture the static exchange evaluation says loses
 /// material (quiescence search skips those).
 pub fn is_losing_capture(score: i32) -> bool {

@@ -1,12 +1,15 @@
 //! One search thread's tree search: principal-variation search with the table's move, score and
-//! eval at every node, reverse futility pruning, null move, internal iterative reduction,
-//! futility and late-move pruning, static-exchange pruning, late-move reductions, check
-//! extensions; and quiescence search over the captures that do not lose material.
+//! eval at every node, reverse futility pruning, null move, internal iterative
+//! reduction, futility, late-move, history and static-exchange pruning, late-move reductions
+//! adjusted by history, check extensions; and quiescence search over the captures that do not
+//! lose material.
 
 use crate::correction::Correction;
 use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
 use crate::info::uci_move;
-use crate::ordering::{is_losing_capture, is_tactical, MovePicker, OrderingStats};
+use crate::ordering::{
+    is_history_score, is_losing_capture, is_tactical, MovePicker, OrderingStats,
+};
 use crate::say;
 use crate::search::Task;
 use crate::see::see_at_least;
@@ -37,6 +40,14 @@ const LMP_MAX_DEPTH: i32 = 8;
 const SEE_MAX_DEPTH: i32 = 8;
 const QUIET_SEE: i32 = 25;
 const CAPTURE_SEE: i32 = 90;
+/// A late move's reduction shrinks (grows) one ply per this much history above (below) zero.
+/// Over the bench's searches the quiet moves reaching the reduction had history from -1,550
+/// (5th percentile) to +1,150 (95th), median 0: so only the tails move.
+const HISTORY_REDUCTION_UNIT: i32 = 1024;
+/// History pruning: at this depth or less, a quiet move whose history is below
+/// `-HISTORY_PRUNE_PER_DEPTH · depth` is skipped (at depth 1, about the worst 8 %).
+const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
+const HISTORY_PRUNE_PER_DEPTH: i32 = 1024;
 /// Internal iterative reduction: a node this deep without a table move is searched one ply less.
 const IIR_MIN_DEPTH: i32 = 4;
 /// Quiescence delta pruning: a capture that cannot lift the score within this of alpha is skipped.
@@ -327,6 +338,12 @@ impl<'a> Worker<'a> {
                             skip_quiets = true;
                             continue;
                         }
+                        if depth <= HISTORY_PRUNE_MAX_DEPTH
+                            && is_history_score(order)
+                            && order < -HISTORY_PRUNE_PER_DEPTH * depth
+                        {
+                            continue;
+                        }
                         // (Not against a mate score: no eval margin reaches one.)
                         if !in_check
                             && depth <= FUTILITY_MAX_DEPTH
@@ -376,6 +393,9 @@ impl<'a> Worker<'a> {
                     r += i32::from(!improving);
                     r -= i32::from(self.ordering.is_killer(mv, ply));
                     r -= i32::from(gives_check || in_check);
+                    if is_history_score(order) {
+                        r -= order / HISTORY_REDUCTION_UNIT;
+                    }
                     r.clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
