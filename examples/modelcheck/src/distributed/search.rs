@@ -71,7 +71,7 @@ fn wait_for(
 /// The link recorded for an initial state's parent worker.
 const INITIAL: u16 = u16::MAX;
 
-/// The portable hash of a state: SipHash-2-4 ([`StateHash::portable`]) of its bincode encoding,
+/// The portable hash of a state: XXH3-128 ([`StateHash::portable`]) of its bincode encoding,
 /// identical on every machine and build, so every process agrees on every state's owner.
 pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
     buffer.clear();
