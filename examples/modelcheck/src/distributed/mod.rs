@@ -31,6 +31,7 @@
 //! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
 
 pub mod args;
+pub mod batches;
 pub mod cluster;
 pub mod local;
 pub mod messages;

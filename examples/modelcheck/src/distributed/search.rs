@@ -16,6 +16,7 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
+use super::batches::Batches;
 use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
 use super::sent::SentFilter;
 use super::wire::Traffic;
@@ -33,7 +34,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::channels::pact::{ExchangeCore, Pipeline};
 use timely::dataflow::operators::{Exchange, Operator, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
@@ -45,6 +46,9 @@ const STEP_EVERY: usize = 256;
 /// A worker's own successors wait in a batch this long before they go into its set, so that
 /// the lines prefetched when they were made have arrived.
 const LOCAL_BATCH: usize = 64;
+
+/// How many successors ahead of its insert a received successor's line is prefetched.
+const PREFETCH_AHEAD: usize = 64;
 
 /// How long a waiting worker parks before it looks for a lost peer again.
 const POLL: Duration = Duration::from_millis(20);
@@ -265,21 +269,29 @@ where
     let control_probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
         let insert_into = Rc::clone(&owned);
+        // Timely's exchange, in batches of `BATCH` successors per destination.
+        let to_owner = ExchangeCore::<Batches<Successor<M::State>>, _>::new_core(
+            move |s: &Successor<M::State>| s.hash().owner(peers) as u64,
+        );
+        let mut keys: Vec<StateHash> = Vec::new();
         states_in
             .to_stream(scope)
-            .exchange(move |s: &Successor<M::State>| s.hash().owner(peers) as u64)
-            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Insert", |_, _| {
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(to_owner, "Insert", |_, _| {
                 move |input, _output| {
                     input.for_each(|_time, data| {
                         let mut owned = insert_into.borrow_mut();
-                        // A batch is a few hundred successors: load all their lines first, so
+                        // Load the lines `PREFETCH_AHEAD` successors ahead of the insert, so
                         // that the inserts' cache misses overlap instead of queueing.
-                        for s in data.iter() {
-                            owned.visited.prefetch(s.hash());
+                        keys.clear();
+                        keys.extend(data.iter().map(Successor::hash));
+                        for &key in keys.iter().take(PREFETCH_AHEAD) {
+                            owned.visited.prefetch(key);
                         }
-                        for s in data.drain(..) {
-                            let key = s.hash();
-                            owned.insert(key, s.state, s.parent_worker, s.parent, s.ordinal);
+                        for (i, s) in data.drain(..).enumerate() {
+                            if let Some(&ahead) = keys.get(i + PREFETCH_AHEAD) {
+                                owned.visited.prefetch(ahead);
+                            }
+                            owned.insert(keys[i], s.state, s.parent_worker, s.parent, s.ordinal);
                         }
                     });
                 }
