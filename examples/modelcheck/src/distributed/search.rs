@@ -271,9 +271,10 @@ where
         let insert_into = Rc::clone(&owned);
         // Timely's exchange, in batches of `BATCH` successors per destination.
         let to_owner = ExchangeCore::<Batches<Successor<M::State>>, _>::new_core(
-            move |s: &Successor<M::State>| s.hash().owner(peers) as u64,
+            move |s: &Successor<M::State>| s.owner(peers) as u64,
         );
         let mut keys: Vec<StateHash> = Vec::new();
+        let mut buffer = Vec::new();
         states_in
             .to_stream(scope)
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(to_owner, "Insert", |_, _| {
@@ -283,7 +284,13 @@ where
                         // Load the lines `PREFETCH_AHEAD` successors ahead of the insert, so
                         // that the inserts' cache misses overlap instead of queueing.
                         keys.clear();
-                        keys.extend(data.iter().map(Successor::hash));
+                        for s in data.iter() {
+                            keys.push(s.key(&mut buffer).unwrap_or_else(|e| {
+                                // Recorded; `insert` does nothing more once there is an error.
+                                owned.error.get_or_insert(e);
+                                StateHash::from_u64(0)
+                            }));
+                        }
                         for &key in keys.iter().take(PREFETCH_AHEAD) {
                             owned.visited.prefetch(key);
                         }
@@ -575,14 +582,7 @@ where
                     }
                 } else {
                     totals.successors_sent += 1;
-                    states_in.send(Successor {
-                        index: key.index,
-                        signature: key.signature,
-                        state: next,
-                        parent_worker: me as u16,
-                        parent: i as u32,
-                        ordinal: k as u16,
-                    });
+                    states_in.send(Successor::new(key, next, me as u16, i as u32, k as u16));
                 }
             }
             if i % STEP_EVERY == STEP_EVERY - 1 {
