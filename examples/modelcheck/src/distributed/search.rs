@@ -249,7 +249,10 @@ where
     let mut sent = SentFilter::new(sent_filter, options.mode == Mode::Exact)?;
     let mut dropped_for = vec![0u64; peers];
     let mut local: Vec<(StateHash, M::State, u32, u16)> = Vec::with_capacity(LOCAL_BATCH);
-    let mut placements: Vec<Placement> = Vec::new();
+    // The successors of the state being expanded, and of the one before (placed now).
+    let (mut made, mut ready) = (Vec::new(), Vec::new());
+    let (mut placements, mut ready_placements): (Vec<Placement>, Vec<Placement>) = Default::default();
+    let mut ready_parent = 0u32;
     let owned = Rc::new(RefCell::new(Owned::<M> {
         visited,
         invariants: model.invariants(),
@@ -521,44 +524,50 @@ where
         // made, and the worker steps now and then so that they are inserted as they arrive.
         // A stop request ends the expansion at the next step; the level is then not counted.
         totals.transitions_done = totals.transitions;
-        for (i, state) in frontier.iter().enumerate() {
-            successors.clear();
-            model.successors(state, &mut successors);
-            if successors.is_empty() && deadlock_is_error {
-                deadlock.get_or_insert((i as u32, state.clone()));
-                continue;
-            }
-            if successors.len() > u16::MAX as usize {
-                error.get_or_insert(format!(
-                    "a state has {} successors; the trace log records at most {}",
-                    successors.len(),
-                    u16::MAX
-                ));
-                continue;
-            }
-            totals.transitions += successors.len() as u64;
-            // Hash every successor and prefetch its slot in the filter, so that the misses
-            // overlap.
+        // Successors are placed one state late: a state's successors are hashed and their
+        // filter slots prefetched, then the previous state's are placed, so that the slots
+        // have a state's work to arrive. The extra last turn (`None`) places the last state's.
+        let expanding = frontier.iter().map(Some).chain([None]);
+        // (An interrupt may have left the last level's unplaced; they are not counted.)
+        ready.clear();
+        for (i, state) in expanding.enumerate() {
+            made.clear();
             placements.clear();
-            for (_, next) in &successors {
-                placements.push(if next == state {
-                    // A step back to the state itself: this worker's set has it (in every
-                    // mode), so it is not hashed; it counts as looked up.
-                    Placement::Itself
+            if let Some(state) = state {
+                successors.clear();
+                model.successors(state, &mut successors);
+                if successors.is_empty() && deadlock_is_error {
+                    deadlock.get_or_insert((i as u32, state.clone()));
+                } else if successors.len() > u16::MAX as usize {
+                    error.get_or_insert(format!(
+                        "a state has {} successors; the trace log records at most {}",
+                        successors.len(),
+                        u16::MAX
+                    ));
                 } else {
-                    match portable_key(next, &mut buffer) {
-                        Ok(key) => {
-                            sent.prefetch(key);
-                            Placement::To(key, key.owner(peers))
-                        }
-                        Err(e) => {
-                            error.get_or_insert(e);
-                            Placement::Failed
-                        }
+                    totals.transitions += successors.len() as u64;
+                    for (_, next) in successors.drain(..) {
+                        placements.push(if next == *state {
+                            // A step back to the state itself: this worker's set has it (in
+                            // every mode), so it is not hashed; it counts as looked up.
+                            Placement::Itself
+                        } else {
+                            match portable_key(&next, &mut buffer) {
+                                Ok(key) => {
+                                    sent.prefetch(key);
+                                    Placement::To(key, key.owner(peers))
+                                }
+                                Err(e) => {
+                                    error.get_or_insert(e);
+                                    Placement::Failed
+                                }
+                            }
+                        });
+                        made.push(next);
                     }
-                });
+                }
             }
-            for (k, ((_, next), placement)) in successors.drain(..).zip(&placements).enumerate() {
+            for (k, (next, placement)) in ready.drain(..).zip(&ready_placements).enumerate() {
                 let (key, owner) = match *placement {
                     Placement::To(key, owner) => (key, owner),
                     Placement::Itself => {
@@ -576,15 +585,19 @@ where
                     }
                 } else if owner == me {
                     owned.borrow().visited.prefetch(key);
-                    local.push((key, next, i as u32, k as u16));
+                    local.push((key, next, ready_parent, k as u16));
                     if local.len() >= LOCAL_BATCH {
                         insert_local(&mut owned.borrow_mut(), &mut local, me);
                     }
                 } else {
                     totals.successors_sent += 1;
-                    states_in.send(Successor::new(key, next, me as u16, i as u32, k as u16));
+                    let sent = Successor::new(key, next, me as u16, ready_parent, k as u16);
+                    states_in.send(sent);
                 }
             }
+            std::mem::swap(&mut ready, &mut made);
+            std::mem::swap(&mut ready_placements, &mut placements);
+            ready_parent = i as u32;
             if i % STEP_EVERY == STEP_EVERY - 1 {
                 if traffic.fault().is_some() {
                     return Err(LOST.into());
