@@ -1,11 +1,12 @@
 //! The container builder of the successors' exchange: it cuts each destination's successors
-//! into messages of [`BATCH`] records instead of timely's default of 8 KiB
-//! (`timely::container::buffer::BUFFER_SIZE_BYTES`: 256 successors of 32 bytes).
+//! into messages of [`BATCH`] records instead of timely's default of 8 KiB of records in memory
+//! (`timely::container::buffer::BUFFER_SIZE_BYTES`: 204 successors of 40 bytes for 8-byte
+//! states).
 //!
 //! Why: every message to another process is one more wake-up of timely's send thread (it
 //! parks when its queue is empty), one more write and read on the socket and one more header;
-//! a message of 4,096 successors (128 KiB for 8-byte states) costs those once per 4,096
-//! instead of once per 256. A level's last, partial batch goes out when the level's epoch
+//! a message of 4,096 successors (64 KiB on the wire for 8-byte states) costs those once per 4,096
+//! instead of once per 204. A level's last, partial batch goes out when the level's epoch
 //! closes ([`ContainerBuilder::finish`]), so the search waits for nothing longer.
 
 use std::collections::VecDeque;

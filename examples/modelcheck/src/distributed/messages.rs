@@ -170,3 +170,30 @@ pub enum Control<S> {
         ordinal: u16,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A successor of an 8-byte state is 16 bytes on the wire (state 8, link 8: no hash) and
+    /// 40 in memory (`batches.rs` counts timely's default messages with it); a record that
+    /// crossed has no hash, and its key is the sender's all the same.
+    #[test]
+    fn a_successor_crosses_without_its_hash() {
+        let state = 0x0123_4567_89ab_cdefu64;
+        let key = portable_key(&state, &mut Vec::new()).unwrap();
+        let sent = Successor::new(key, state, 1, 2, 3);
+        let bytes = bincode::serialize(&sent).unwrap();
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(std::mem::size_of::<Successor<u64>>(), 40);
+        let received: Successor<u64> = bincode::deserialize(&bytes).unwrap();
+        assert!(received.key.is_none());
+        assert_eq!(received.key(&mut Vec::new()), Ok(key));
+        assert_eq!(received.owner(7), key.owner(7));
+        assert_eq!(sent.owner(7), key.owner(7));
+        assert_eq!(
+            (received.parent_worker, received.parent, received.ordinal),
+            (1, 2, 3)
+        );
+    }
+}

@@ -251,7 +251,8 @@ where
     let mut local: Vec<(StateHash, M::State, u32, u16)> = Vec::with_capacity(LOCAL_BATCH);
     // The successors of the state being expanded, and of the one before (placed now).
     let (mut made, mut ready) = (Vec::new(), Vec::new());
-    let (mut placements, mut ready_placements): (Vec<Placement>, Vec<Placement>) = Default::default();
+    let (mut placements, mut ready_placements): (Vec<Placement>, Vec<Placement>) =
+        Default::default();
     let mut ready_parent = 0u32;
     let owned = Rc::new(RefCell::new(Owned::<M> {
         visited,
