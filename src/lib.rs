@@ -70,7 +70,7 @@
 //! and the helpers [`mix64`] and [`prefetch`]. Modules: [`omission`] (the bounds to print
 //! after a run), [`persist`] (the file format, its errors and the checksum wrappers), and
 //! [`consts`] (the layout's numbers: payload bits, bucket and entry sizes, the sets' load and
-//! walk bounds, the bitstate's hash limit, `MIB`, the portable hash key, the format version),
+//! walk bounds, the bitstate's hash limit, `MIB`, the portable hash's name, the format version),
 //! for code that sizes tables or reports on them.
 //!
 //! # Loom
@@ -180,7 +180,7 @@ pub mod consts {
     pub use crate::persist::FORMAT_VERSION;
     pub use crate::set::{MAX_LOAD, WALK_LINES};
     pub use crate::size::MIB;
-    pub use crate::state_hash::PORTABLE_KEY;
+    pub use crate::state_hash::PORTABLE_HASH;
     pub use crate::table::{BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
 }
 

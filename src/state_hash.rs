@@ -34,8 +34,9 @@ const SIGNATURE_SEEDS: [u64; 4] = [mix64(5), mix64(6), mix64(7), mix64(8)];
 /// non-zero value would do).
 const OWNER_SALT: u64 = 0x2545_f491_4f6c_dd1d;
 
-/// The SipHash key of [`StateHash::portable`]: the 16 ASCII bytes `searchcache/v1\0\0`.
-pub const PORTABLE_KEY: [u8; 16] = *b"searchcache/v1\0\0";
+/// The name of [`StateHash::portable`]'s function, for a handshake or a file header that must
+/// refuse hashes of another definition: `"xxh3-128"`.
+pub const PORTABLE_HASH: &str = "xxh3-128";
 
 impl StateHash {
     /// Hashes any `T: Hash` with ahash under two fixed sets of keys, one for the index and one
@@ -57,20 +58,24 @@ impl StateHash {
     }
 
     /// A portable hash of `bytes`, identical on every machine, compiler and version of this
-    /// crate (a change would be a breaking release): SipHash-2-4 with 128-bit output
-    /// (Aumasson & Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012, and the
-    /// reference implementation github.com/veorq/SipHash) under the key [`PORTABLE_KEY`].
+    /// crate ([`PORTABLE_HASH`] names it; a change would be a breaking release): XXH3-128 with
+    /// seed 0 and the default secret, as the xxHash specification defines it
+    /// (github.com/Cyan4973/xxHash, `doc/xxhash_spec.md`; computed by the `xxhash-rust` crate).
     ///
-    /// Exact definition, so another implementation can match it: let `out` be the 16 bytes that
-    /// the reference `siphash(in, inlen, k, out, 16)` writes for key `k = PORTABLE_KEY`; then
-    /// `h = u128::from_le_bytes(out)` and the result is [`StateHash::from_u128(h)`](Self::from_u128):
-    /// `signature` is bytes 0..8 of `out` read little-endian, `index` is bytes 8..16.
+    /// Exact definition, so another implementation can match it: let `(high64, low64)` be the
+    /// reference `XXH3_128bits(bytes, len)`; then `index = high64` and `signature = low64`,
+    /// which is [`StateHash::from_u128`] of `high64 << 64 | low64` (the canonical 16-byte digest,
+    /// `XXH128_canonicalFromHash`, is `high64` then `low64`, each big-endian).
     ///
-    /// SipHash is a keyed PRF, so its two 64-bit output words behave as independent hashes. It
-    /// is slower than [`StateHash::of`]: two SipRounds per 8 bytes, eight more per state.
+    /// XXH3 is not a keyed PRF (an adversary can make collisions): the sets and
+    /// [`StateHash::owner`] need halves that spread independently on the states a model makes.
+    /// Tests check that every bit of each half is set in about half of the hashes of 10,000
+    /// small integers' encodings, and that one owner's states spread over a set's lines and
+    /// signature bits.
+    #[inline]
     #[must_use]
     pub fn portable(bytes: &[u8]) -> Self {
-        Self::from_u128(siphash_2_4_128(&PORTABLE_KEY, bytes))
+        Self::from_u128(xxhash_rust::xxh3::xxh3_128(bytes))
     }
 
     /// Splits your own 128-bit hash: `index` is the high 64 bits, `signature` the low 64.
@@ -133,200 +138,77 @@ impl StateHash {
     }
 }
 
-/// SipHash-2-4 with a 128-bit tag, written from the specification: returns the reference
-/// implementation's 16 output bytes as a little-endian `u128`.
-pub(crate) fn siphash_2_4_128(key: &[u8; 16], bytes: &[u8]) -> u128 {
-    let word = |b: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..b.len()].copy_from_slice(b);
-        u64::from_le_bytes(w)
-    };
-    let (k0, k1) = (word(&key[..8]), word(&key[8..]));
-    let mut sip = Sip {
-        v: [
-            k0 ^ 0x736f_6d65_7073_6575,
-            k1 ^ 0x646f_7261_6e64_6f6d ^ 0xee, // 0xee: the 128-bit output variant
-            k0 ^ 0x6c79_6765_6e65_7261,
-            k1 ^ 0x7465_6462_7974_6573,
-        ],
-    };
-    let mut blocks = bytes.chunks_exact(8);
-    for block in &mut blocks {
-        sip.compress(word(block));
-    }
-    // The last block: the remaining 0..7 bytes, and the length modulo 256 in the top byte.
-    sip.compress(word(blocks.remainder()) | (bytes.len() as u64) << 56);
-    sip.v[2] ^= 0xee;
-    let low = sip.finish();
-    sip.v[1] ^= 0xdd;
-    let high = sip.finish();
-    (high as u128) << 64 | low as u128
-}
-
-/// SipHash's four-word state.
-struct Sip {
-    v: [u64; 4],
-}
-
-impl Sip {
-    fn round(&mut self) {
-        let [mut v0, mut v1, mut v2, mut v3] = self.v;
-        v0 = v0.wrapping_add(v1);
-        v1 = v1.rotate_left(13) ^ v0;
-        v0 = v0.rotate_left(32);
-        v2 = v2.wrapping_add(v3);
-        v3 = v3.rotate_left(16) ^ v2;
-        v0 = v0.wrapping_add(v3);
-        v3 = v3.rotate_left(21) ^ v0;
-        v2 = v2.wrapping_add(v1);
-        v1 = v1.rotate_left(17) ^ v2;
-        v2 = v2.rotate_left(32);
-        self.v = [v0, v1, v2, v3];
-    }
-
-    /// Two compression rounds on one message word.
-    fn compress(&mut self, m: u64) {
-        self.v[3] ^= m;
-        self.round();
-        self.round();
-        self.v[0] ^= m;
-    }
-
-    /// Four finalization rounds, then the xor of the state.
-    fn finish(&mut self) -> u64 {
-        for _ in 0..4 {
-            self.round();
-        }
-        self.v[0] ^ self.v[1] ^ self.v[2] ^ self.v[3]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `vectors_sip128` of the SipHash reference implementation (github.com/veorq/SipHash,
-    /// `vectors.h`): the tag of the message `00 01 .. (len-1)` under the key `00 01 .. 0f`, as
-    /// the reference writes its 16 output bytes, for every length 0..64 (covers every tail
-    /// length and several full blocks).
-    const REFERENCE: [&str; 64] = [
-        "a3817f04ba25a8e66df67214c7550293",
-        "da87c1d86b99af44347659119b22fc45",
-        "8177228da4a45dc7fca38bdef60affe4",
-        "9c70b60c5267a94e5f33b6b02985ed51",
-        "f88164c12d9c8faf7d0f6e7c7bcd5579",
-        "1368875980776f8854527a07690e9627",
-        "14eeca338b208613485ea0308fd7a15e",
-        "a1f1ebbed8dbc153c0b84aa61ff08239",
-        "3b62a9ba6258f5610f83e264f31497b4",
-        "264499060ad9baabc47f8b02bb6d71ed",
-        "00110dc378146956c95447d3f3d0fbba",
-        "0151c568386b6677a2b4dc6f81e5dc18",
-        "d626b266905ef35882634df68532c125",
-        "9869e247e9c08b10d029934fc4b952f7",
-        "31fcefac66d7de9c7ec7485fe4494902",
-        "5493e99933b0a8117e08ec0f97cfc3d9",
-        "6ee2a4ca67b054bbfd3315bf85230577",
-        "473d06e8738db89854c066c47ae47740",
-        "a426e5e423bf4885294da481feaef723",
-        "78017731cf65fab074d5208952512eb1",
-        "9e25fc833f2290733e9344a5e83839eb",
-        "568e495abe525a218a2214cd3e071d12",
-        "4a29b54552d16b9a469c10528eff0aae",
-        "c9d184ddd5a9f5e0cf8ce29a9abf691c",
-        "2db479ae78bd50d8882a8a178a6132ad",
-        "8ece5f042d5e447b5051b9eacb8d8f6f",
-        "9c0b53b4b3c307e87eaee08678141f66",
-        "abf248af69a6eae4bfd3eb2f129eeb94",
-        "0664da1668574b88b935f3027358aef4",
-        "aa4b9dc4bf337de90cd4fd3c467c6ab7",
-        "ea5c7f471faf6bde2b1ad7d4686d2287",
-        "2939b0183223fafc1723de4f52c43d35",
-        "7c3956ca5eeafc3e363e9d556546eb68",
-        "77c6077146f01c32b6b69d5f4ea9ffcf",
-        "37a6986cb8847edf0925f0f1309b54de",
-        "a705f0e69da9a8f907241a2e923c8cc8",
-        "3dc47d1f29c448461e9e76ed904f6711",
-        "0d62bf01e6fc0e1a0d3c4751c5d3692b",
-        "8c03468bca7c669ee4fd5e084bbee7b5",
-        "528a5bb93baf2c9c4473cce5d0d22bd9",
-        "df6a301e95c95dad97ae0cc8c6913bd8",
-        "801189902c857f39e73591285e70b6db",
-        "e617346ac9c231bb3650ae34ccca0c5b",
-        "27d93437efb721aa401821dcec5adf89",
-        "89237d9ded9c5e78d8b1c9b166cc7342",
-        "4a6d8091bf5e7d651189fa94a250b14c",
-        "0e33f96055e7ae893ffc0e3dcf492902",
-        "e61c432b720b19d18ec8d84bdc63151b",
-        "f7e5aef549f782cf379055a608269b16",
-        "438d030fd0b7a54fa837f2ad201a6403",
-        "a590d3ee4fbf04e3247e0d27f286423f",
-        "5fe2c1a172fe93c4b15cd37caef9f538",
-        "2c97325cbd06b36eb2133dd08b3a017c",
-        "92c814227a6bca949ff0659f002ad39e",
-        "dce850110bd8328cfbd50841d6911d87",
-        "67f14984c7da791248e32bb5922583da",
-        "1938f2cf72d54ee97e94166fa91d2a36",
-        "74481e9646ed49fe0f6224301604698e",
-        "57fca5de98a9d6d8006438d0583d8a1d",
-        "9fecde1cefdc1cbed4763674d9575359",
-        "e3040c00eb28f15366ca73cbd872e740",
-        "7697009a6a831dfecca91c5993670f7a",
-        "5853542321f567a005d547a4f04759bd",
-        "5150d1772f50834a503e069a973fbd7c",
+    /// XXH3-128 digests (canonical form: `high64` then `low64`, big-endian hex) of the message
+    /// `00 01 02 ..` (byte `i` is `i mod 256`) of each length, from the reference C library
+    /// (libxxhash 0.8.4, through Python's `xxhash` 4.1 package): one length of each of XXH3's
+    /// input classes and both ends of most (0, 1-3, 4-8, 9-16, 17-128, 129-240, and the long
+    /// loop past 240).
+    const REFERENCE: [(usize, &str); 13] = [
+        (0, "99aa06d3014798d86001c324468d497f"),
+        (1, "a6cd5e9392000f6ac44bdff4074eecdb"),
+        (3, "e3b55f57945a17cf5f4299fc161c9cbb"),
+        (4, "eb70bf5fc779e9e6a6111d53e80a3db5"),
+        (8, "e1e4432a62217fe4cfd50c61c8bb98c1"),
+        (9, "16c769d83e4aebce907931979dca3746"),
+        (16, "72950631827607e2842812cc870dcae2"),
+        (17, "685bc458b37d057fc06e233df7729217"),
+        (128, "14792fc3af88dc6c05321a0b64d67b41"),
+        (129, "dd5e74ac6b45f54ebc30b63382b09a3b"),
+        (240, "65b5be86da5540e7c92b68e16f83bbb6"),
+        (241, "1da1cb61bcb8a2a102e8cd95421c6d02"),
+        (1024, "83885e853bb6640ca870f92984398d22"),
     ];
 
-    fn bytes_of(hex: &str) -> [u8; 16] {
-        std::array::from_fn(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-    }
-
+    /// `portable` is the reference XXH3-128 with `index` the high and `signature` the low half:
+    /// a change of the function or of the split (which would silently change every user's
+    /// fingerprints and owners) fails here.
     #[test]
-    fn siphash_matches_the_reference_vectors() {
-        let key: [u8; 16] = std::array::from_fn(|i| i as u8);
-        let message: Vec<u8> = (0..64).collect();
-        for (len, hex) in REFERENCE.iter().enumerate() {
-            let tag = siphash_2_4_128(&key, &message[..len]).to_le_bytes();
-            assert_eq!(tag, bytes_of(hex), "message length {len}");
+    fn portable_matches_the_reference_vectors() {
+        for (len, hex) in REFERENCE {
+            let message: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let h = StateHash::portable(&message);
+            let index = u64::from_str_radix(&hex[..16], 16).unwrap();
+            let signature = u64::from_str_radix(&hex[16..], 16).unwrap();
+            assert_eq!((h.index, h.signature), (index, signature), "length {len}");
         }
-    }
-
-    /// Fixed vectors of `portable` itself, computed once with this implementation after it
-    /// matched all 64 reference vectors above, and reproduced by a separate Python transcription
-    /// of the SipHash specification: they pin the key and the index/signature split, so a change
-    /// to either (which would silently change every user's fingerprints) fails here.
-    #[test]
-    fn portable_is_pinned() {
-        let empty = StateHash::portable(b"");
         let abc = StateHash::portable(b"abc");
         assert_eq!(
-            StateHash::from_u128(siphash_2_4_128(&PORTABLE_KEY, b"abc")),
-            abc
+            (abc.index, abc.signature),
+            (0x06b0_5ab6_733a_6185, 0x78af_5f94_892f_3950)
         );
-        assert_eq!(
-            empty.to_u128().to_le_bytes()[..8],
-            empty.signature.to_le_bytes()
-        );
-        assert_eq!(
-            (empty.index, empty.signature),
-            (PINNED_EMPTY.0, PINNED_EMPTY.1)
-        );
-        assert_eq!((abc.index, abc.signature), (PINNED_ABC.0, PINNED_ABC.1));
     }
 
-    const PINNED_EMPTY: (u64, u64) = (0xbcaa_c4a5_d20a_11b0, 0xb259_ad20_7355_fda4);
-    const PINNED_ABC: (u64, u64) = (0x526a_c496_8c04_033c, 0xdbfe_be80_8564_2013);
+    /// Both halves of `portable` spread over the 8-byte encodings of small integers (the
+    /// model checker's states are such short encodings): distinct, and each bit set in about
+    /// half of them.
+    #[test]
+    fn portable_spreads_both_halves() {
+        let hashes: Vec<StateHash> = (0..10_000u64)
+            .map(|i| StateHash::portable(&i.to_le_bytes()))
+            .collect();
+        spread_in_every_bit(&hashes);
+    }
 
     /// Both halves of `of` spread: 10,000 small integers give 10,000 distinct indexes and
     /// signatures (a degenerate key set once made every signature 0).
     #[test]
     fn of_spreads_both_halves() {
         let hashes: Vec<StateHash> = (0..10_000u64).map(|i| StateHash::of(&i)).collect();
+        spread_in_every_bit(&hashes);
+    }
+
+    /// 10,000 hashes: distinct indexes and signatures, each bit of each set in 45-55 % of them.
+    fn spread_in_every_bit(hashes: &[StateHash]) {
+        assert_eq!(hashes.len(), 10_000);
         let indexes: std::collections::HashSet<u64> = hashes.iter().map(|h| h.index).collect();
         let signatures: std::collections::HashSet<u64> =
             hashes.iter().map(|h| h.signature).collect();
         assert_eq!(indexes.len(), 10_000);
         assert_eq!(signatures.len(), 10_000);
-        // And in every bit: each bit is set in about half of the signatures.
         for bit in 0..64 {
             let ones = hashes
                 .iter()

@@ -2,7 +2,7 @@
 //! threads) with timely dataflow.
 //!
 //! Every state has one owner among the run's `processes × workers` timely workers, chosen by
-//! [`searchcache::StateHash::owner`] from the state's portable hash ([`search::portable_key`]: SipHash of
+//! [`searchcache::StateHash::owner`] from the state's portable hash ([`search::portable_key`]: XXH3-128 of
 //! its bincode encoding, the same on every machine). Each worker keeps the states it owns in its
 //! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, inserts its own
 //! successors and sends the others to their owners through timely's `exchange`, less the
@@ -31,6 +31,7 @@
 //! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
 
 pub mod args;
+pub mod batches;
 pub mod cluster;
 pub mod local;
 pub mod messages;
@@ -90,11 +91,13 @@ pub struct DistributedReport<M: Model> {
 }
 
 /// Describes the run for the handshake: processes that would not check the same thing (model,
-/// size, mode, memory, deadlock and depth flags, checker version) refuse each other.
+/// size, mode, memory, deadlock and depth flags, checker version, portable hash) refuse each
+/// other.
 pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
     format!(
-        "modelcheck {} {} mode={} memory={} deadlock={} max-depth={:?}",
+        "modelcheck {} hash={} {} mode={} memory={} deadlock={} max-depth={:?}",
         env!("CARGO_PKG_VERSION"),
+        searchcache::consts::PORTABLE_HASH,
         model.name(),
         options.mode.name(),
         options.memory_bytes,

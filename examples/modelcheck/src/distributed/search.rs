@@ -16,6 +16,7 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
+use super::batches::Batches;
 use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
 use super::sent::SentFilter;
 use super::wire::Traffic;
@@ -33,7 +34,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::channels::pact::{ExchangeCore, Pipeline};
 use timely::dataflow::operators::{Exchange, Operator, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
@@ -45,6 +46,9 @@ const STEP_EVERY: usize = 256;
 /// A worker's own successors wait in a batch this long before they go into its set, so that
 /// the lines prefetched when they were made have arrived.
 const LOCAL_BATCH: usize = 64;
+
+/// How many successors ahead of its insert a received successor's line is prefetched.
+const PREFETCH_AHEAD: usize = 64;
 
 /// How long a waiting worker parks before it looks for a lost peer again.
 const POLL: Duration = Duration::from_millis(20);
@@ -71,7 +75,7 @@ fn wait_for(
 /// The link recorded for an initial state's parent worker.
 const INITIAL: u16 = u16::MAX;
 
-/// The portable hash of a state: SipHash-2-4 ([`StateHash::portable`]) of its bincode encoding,
+/// The portable hash of a state: XXH3-128 ([`StateHash::portable`]) of its bincode encoding,
 /// identical on every machine and build, so every process agrees on every state's owner.
 pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
     buffer.clear();
@@ -245,7 +249,11 @@ where
     let mut sent = SentFilter::new(sent_filter, options.mode == Mode::Exact)?;
     let mut dropped_for = vec![0u64; peers];
     let mut local: Vec<(StateHash, M::State, u32, u16)> = Vec::with_capacity(LOCAL_BATCH);
-    let mut placements: Vec<Placement> = Vec::new();
+    // The successors of the state being expanded, and of the one before (placed now).
+    let (mut made, mut ready) = (Vec::new(), Vec::new());
+    let (mut placements, mut ready_placements): (Vec<Placement>, Vec<Placement>) =
+        Default::default();
+    let mut ready_parent = 0u32;
     let owned = Rc::new(RefCell::new(Owned::<M> {
         visited,
         invariants: model.invariants(),
@@ -265,21 +273,36 @@ where
     let control_probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
         let insert_into = Rc::clone(&owned);
+        // Timely's exchange, in batches of `BATCH` successors per destination.
+        let to_owner = ExchangeCore::<Batches<Successor<M::State>>, _>::new_core(
+            move |s: &Successor<M::State>| s.owner(peers) as u64,
+        );
+        let mut keys: Vec<StateHash> = Vec::new();
+        let mut buffer = Vec::new();
         states_in
             .to_stream(scope)
-            .exchange(move |s: &Successor<M::State>| s.hash().owner(peers) as u64)
-            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Insert", |_, _| {
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(to_owner, "Insert", |_, _| {
                 move |input, _output| {
                     input.for_each(|_time, data| {
                         let mut owned = insert_into.borrow_mut();
-                        // A batch is a few hundred successors: load all their lines first, so
+                        // Load the lines `PREFETCH_AHEAD` successors ahead of the insert, so
                         // that the inserts' cache misses overlap instead of queueing.
+                        keys.clear();
                         for s in data.iter() {
-                            owned.visited.prefetch(s.hash());
+                            keys.push(s.key(&mut buffer).unwrap_or_else(|e| {
+                                // Recorded; `insert` does nothing more once there is an error.
+                                owned.error.get_or_insert(e);
+                                StateHash::from_u64(0)
+                            }));
                         }
-                        for s in data.drain(..) {
-                            let key = s.hash();
-                            owned.insert(key, s.state, s.parent_worker, s.parent, s.ordinal);
+                        for &key in keys.iter().take(PREFETCH_AHEAD) {
+                            owned.visited.prefetch(key);
+                        }
+                        for (i, s) in data.drain(..).enumerate() {
+                            if let Some(&ahead) = keys.get(i + PREFETCH_AHEAD) {
+                                owned.visited.prefetch(ahead);
+                            }
+                            owned.insert(keys[i], s.state, s.parent_worker, s.parent, s.ordinal);
                         }
                     });
                 }
@@ -502,44 +525,50 @@ where
         // made, and the worker steps now and then so that they are inserted as they arrive.
         // A stop request ends the expansion at the next step; the level is then not counted.
         totals.transitions_done = totals.transitions;
-        for (i, state) in frontier.iter().enumerate() {
-            successors.clear();
-            model.successors(state, &mut successors);
-            if successors.is_empty() && deadlock_is_error {
-                deadlock.get_or_insert((i as u32, state.clone()));
-                continue;
-            }
-            if successors.len() > u16::MAX as usize {
-                error.get_or_insert(format!(
-                    "a state has {} successors; the trace log records at most {}",
-                    successors.len(),
-                    u16::MAX
-                ));
-                continue;
-            }
-            totals.transitions += successors.len() as u64;
-            // Hash every successor and prefetch its slot in the filter, so that the misses
-            // overlap.
+        // Successors are placed one state late: a state's successors are hashed and their
+        // filter slots prefetched, then the previous state's are placed, so that the slots
+        // have a state's work to arrive. The extra last turn (`None`) places the last state's.
+        let expanding = frontier.iter().map(Some).chain([None]);
+        // (An interrupt may have left the last level's unplaced; they are not counted.)
+        ready.clear();
+        for (i, state) in expanding.enumerate() {
+            made.clear();
             placements.clear();
-            for (_, next) in &successors {
-                placements.push(if next == state {
-                    // A step back to the state itself: this worker's set has it (in every
-                    // mode), so it is not hashed; it counts as looked up.
-                    Placement::Itself
+            if let Some(state) = state {
+                successors.clear();
+                model.successors(state, &mut successors);
+                if successors.is_empty() && deadlock_is_error {
+                    deadlock.get_or_insert((i as u32, state.clone()));
+                } else if successors.len() > u16::MAX as usize {
+                    error.get_or_insert(format!(
+                        "a state has {} successors; the trace log records at most {}",
+                        successors.len(),
+                        u16::MAX
+                    ));
                 } else {
-                    match portable_key(next, &mut buffer) {
-                        Ok(key) => {
-                            sent.prefetch(key);
-                            Placement::To(key, key.owner(peers))
-                        }
-                        Err(e) => {
-                            error.get_or_insert(e);
-                            Placement::Failed
-                        }
+                    totals.transitions += successors.len() as u64;
+                    for (_, next) in successors.drain(..) {
+                        placements.push(if next == *state {
+                            // A step back to the state itself: this worker's set has it (in
+                            // every mode), so it is not hashed; it counts as looked up.
+                            Placement::Itself
+                        } else {
+                            match portable_key(&next, &mut buffer) {
+                                Ok(key) => {
+                                    sent.prefetch(key);
+                                    Placement::To(key, key.owner(peers))
+                                }
+                                Err(e) => {
+                                    error.get_or_insert(e);
+                                    Placement::Failed
+                                }
+                            }
+                        });
+                        made.push(next);
                     }
-                });
+                }
             }
-            for (k, ((_, next), placement)) in successors.drain(..).zip(&placements).enumerate() {
+            for (k, (next, placement)) in ready.drain(..).zip(&ready_placements).enumerate() {
                 let (key, owner) = match *placement {
                     Placement::To(key, owner) => (key, owner),
                     Placement::Itself => {
@@ -557,22 +586,19 @@ where
                     }
                 } else if owner == me {
                     owned.borrow().visited.prefetch(key);
-                    local.push((key, next, i as u32, k as u16));
+                    local.push((key, next, ready_parent, k as u16));
                     if local.len() >= LOCAL_BATCH {
                         insert_local(&mut owned.borrow_mut(), &mut local, me);
                     }
                 } else {
                     totals.successors_sent += 1;
-                    states_in.send(Successor {
-                        index: key.index,
-                        signature: key.signature,
-                        state: next,
-                        parent_worker: me as u16,
-                        parent: i as u32,
-                        ordinal: k as u16,
-                    });
+                    let sent = Successor::new(key, next, me as u16, ready_parent, k as u16);
+                    states_in.send(sent);
                 }
             }
+            std::mem::swap(&mut ready, &mut made);
+            std::mem::swap(&mut ready_placements, &mut placements);
+            ready_parent = i as u32;
             if i % STEP_EVERY == STEP_EVERY - 1 {
                 if traffic.fault().is_some() {
                     return Err(LOST.into());
