@@ -68,6 +68,7 @@ where
                     workers,
                     connect_timeout: Duration::from_secs(20),
                     sent_filter,
+                    peer_timeout: DEFAULT_PEER_TIMEOUT,
                 };
                 let model = make();
                 scope.spawn(move || check(model, options, &cluster))
@@ -493,6 +494,7 @@ fn bad_clusters_are_usage_errors() {
             workers,
             connect_timeout: Duration::from_secs(1),
             sent_filter,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
         let Some(ClusterError::Usage(text)) = &error else {

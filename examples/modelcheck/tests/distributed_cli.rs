@@ -4,111 +4,13 @@
 
 mod common;
 
+use common::cluster::{
+    finish, modelcheck, run, signal, Hostfile, Processes, DEADLINE, EXIT_COUNTEREXAMPLE,
+    EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+};
 use common::field;
-use std::io::{BufRead, BufReader, Read};
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader};
 use std::time::{Duration, Instant};
-
-const EXIT_OK: i32 = 0;
-const EXIT_COUNTEREXAMPLE: i32 = 1;
-const EXIT_USAGE: i32 = 2;
-const EXIT_ERROR: i32 = 3;
-
-/// The longest any child may run before its test fails (a hang is a failure, not a wait).
-const DEADLINE: Duration = Duration::from_secs(120);
-
-/// Children of one test, killed on drop (a failed assertion included).
-struct Processes(Vec<Child>);
-
-impl Drop for Processes {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// The binary with `args`, stdin closed and both outputs piped.
-fn modelcheck(args: &[&str]) -> Command {
-    let mut command = common::modelcheck(args);
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    command
-}
-
-/// Waits for `child` until the deadline; returns its status, stdout and stderr.
-fn finish(child: &mut Child, deadline: Instant) -> (i32, String, String) {
-    let mut stdout = child.stdout.take().expect("piped");
-    let stderr = child.stderr.take();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(mut stderr) = stderr {
-            let _ = stderr.read_to_string(&mut s);
-        }
-        s
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code().unwrap_or(-1);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "a process did not end in time: a hang"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    (status, out.join().unwrap(), err.join().unwrap())
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let mut processes = Processes(vec![modelcheck(args).spawn().expect("start")]);
-    finish(&mut processes.0[0], Instant::now() + DEADLINE)
-}
-
-/// A hostfile of `n` free loopback ports, removed on drop.
-struct Hostfile {
-    path: PathBuf,
-    addresses: Vec<String>,
-}
-
-impl Hostfile {
-    fn new(name: &str, n: usize) -> Hostfile {
-        let listeners: Vec<TcpListener> = (0..n)
-            .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
-            .collect();
-        let addresses: Vec<String> = listeners
-            .iter()
-            .map(|l| l.local_addr().unwrap().to_string())
-            .collect();
-        let path = std::env::temp_dir().join(format!(
-            "modelcheck-test-{name}-{}-{}.txt",
-            std::process::id(),
-            addresses[0].replace([':', '.'], "_")
-        ));
-        std::fs::write(&path, addresses.join("\n") + "\n").expect("hostfile");
-        Hostfile { path, addresses }
-    }
-
-    fn path(&self) -> &str {
-        self.path.to_str().expect("UTF-8 path")
-    }
-}
-
-impl Drop for Hostfile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
 
 /// Done-when: `modelcheck 2pc 5 --local 2` reports 8,832 states and 58,145 transitions.
 #[test]
@@ -433,15 +335,6 @@ fn help_documents_the_distribution_flags() {
     ] {
         assert!(out.contains(flag), "{flag} in:\n{out}");
     }
-}
-
-fn signal(child: &Child, name: &str) {
-    let status = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(child.id().to_string())
-        .status()
-        .expect("kill");
-    assert!(status.success());
 }
 
 /// SIGINT to every process mid-run: each stops at a level boundary with the interrupted report

@@ -1,6 +1,8 @@
 //! Helpers shared by the package's tests (each test file uses some of them).
 #![allow(dead_code)]
 
+pub mod cluster;
+
 use modelcheck::cli;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -1,0 +1,307 @@
+//! Checkpoints of distributed runs: every process saves its part at one level (at --max-depth,
+//! at an interrupt that reached one process only, before a SIGKILL), and `--local N --resume`
+//! ends with the counts of an uninterrupted run; a corrupted, swapped or wrong-N part is a
+//! clear error. And a process stopped with SIGSTOP ends the others with an error naming it.
+
+mod common;
+
+use common::cluster::{
+    finish, modelcheck, run, signal, Hostfile, Processes, DEADLINE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+};
+use common::field;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+const EXIT_INTERRUPTED: i32 = 5;
+
+/// A fresh directory for the checkpoint of test `name`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("modelcheck-dist-checkpoints")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The file names in `dir`, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the checkpoint directory")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The depth a resumed run started from.
+fn resumed_from(report: &str) -> u64 {
+    report
+        .split("resumed: from a checkpoint at depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
+}
+
+fn assert_counts(report: &str, (states, transitions, depth): (u64, u64, u64)) {
+    assert_eq!(field(report, "states"), states, "{report}");
+    assert_eq!(field(report, "transitions"), transitions, "{report}");
+    assert_eq!(field(report, "depth"), depth, "{report}");
+}
+
+/// A run stopped at a level (its --max-depth) and resumed to the end counts as an uninterrupted
+/// one, with 2 and 3 processes; every process wrote its own part.
+#[test]
+fn resumed_at_a_level_counts_as_one() {
+    let cases: [(&[&str], u64, (u64, u64, u64)); 2] = [
+        (&["2pc", "5"], 7, (8_832, 58_145, 16)),
+        (&["puzzle", "3"], 12, (181_440, 483_840, 31)),
+    ];
+    for (model, stop_at, counts) in cases {
+        for processes in ["2", "3"] {
+            let dir = scratch(&format!("{}-{processes}", model[0]));
+            let d = dir.to_str().unwrap();
+            let max_depth = stop_at.to_string();
+            let mut first = model.to_vec();
+            first.extend(["--local", processes, "--quiet", "--memory", "4"]);
+            first.extend(["--max-depth", &max_depth, "--checkpoint", d]);
+            first.extend(["--checkpoint-every", "0"]);
+            let (status, out, err) = run(&first);
+            assert_eq!(status, EXIT_OK, "{out}{err}");
+            assert_eq!(field(&out, "depth"), stop_at, "{out}");
+            assert!(
+                out.contains(&format!("the last at depth {stop_at}")),
+                "{out}"
+            );
+            let n: usize = processes.parse().unwrap();
+            let expected: Vec<String> = (0..n)
+                .map(|i| format!("process-{i}-of-{n}.mcheckpt"))
+                .collect();
+            assert_eq!(files(&dir), expected);
+            let mut resume = model.to_vec();
+            resume.extend(["--local", processes, "--quiet", "--resume", d]);
+            let (status, out, err) = run(&resume);
+            assert_eq!(status, EXIT_OK, "{out}{err}");
+            assert_eq!(resumed_from(&out), stop_at, "{out}");
+            assert_counts(&out, counts);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// A part that is corrupted, swapped with another, of another N, or of another size: an
+/// error that says which, never a panic or a hang.
+#[test]
+fn bad_parts_are_clear_errors() {
+    let dir = scratch("bad");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "2pc",
+        "5",
+        "--local",
+        "2",
+        "--quiet",
+        "--memory",
+        "1",
+        "--max-depth",
+        "6",
+        "--checkpoint",
+        d,
+    ];
+    let (status, out, err) = run(&args);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    let resume = |n: &str, size: &str| {
+        run(&[
+            "2pc",
+            size,
+            "--local",
+            n,
+            "--quiet",
+            "--connect-timeout",
+            "2",
+            "--resume",
+            d,
+        ])
+    };
+    // Another N: the parts it finds are named.
+    let (status, _, err) = resume("3", "5");
+    assert_eq!(status, EXIT_USAGE, "{err}");
+    assert!(
+        err.contains("process-0-of-3.mcheckpt") && err.contains("process-0-of-2.mcheckpt"),
+        "{err}"
+    );
+    // Another size.
+    let (status, _, err) = resume("2", "6");
+    assert_eq!(status, EXIT_USAGE, "{err}");
+    assert!(err.contains("it is of 2pc(rms=5)"), "{err}");
+    // Two parts swapped: each header names its own process.
+    let part = |i: usize| dir.join(format!("process-{i}-of-2.mcheckpt"));
+    let (zero, one) = (
+        std::fs::read(part(0)).unwrap(),
+        std::fs::read(part(1)).unwrap(),
+    );
+    std::fs::write(part(0), &one).unwrap();
+    std::fs::write(part(1), &zero).unwrap();
+    let (status, _, err) = resume("2", "5");
+    assert_eq!(status, EXIT_USAGE, "{err}");
+    assert!(
+        err.contains("it is the part of process 1 of 2, not of process 0 of 2"),
+        "{err}"
+    );
+    // A byte flipped in the middle of process 1's part (its visited storage), and a part cut
+    // short: a checkpoint that cannot be read.
+    std::fs::write(part(0), &zero).unwrap();
+    for bad in [
+        {
+            let mut bad = one.clone();
+            let middle = bad.len() / 2;
+            bad[middle] ^= 0x40;
+            bad
+        },
+        one[..one.len() - 9].to_vec(),
+    ] {
+        std::fs::write(part(1), &bad).unwrap();
+        let (status, _, err) = resume("2", "5");
+        assert_eq!(status, EXIT_ERROR, "{err}");
+        assert!(
+            err.contains("cannot resume from") && err.contains("process-1-of-2.mcheckpt"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // A missing part.
+    std::fs::remove_file(part(1)).unwrap();
+    let (status, _, err) = resume("2", "5");
+    assert_eq!(status, EXIT_ERROR, "{err}");
+    assert!(err.contains("has no process-1-of-2.mcheckpt"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lines of `child`'s stderr, as they come.
+fn stderr_lines(child: &mut std::process::Child) -> Receiver<String> {
+    let stderr = child.stderr.take().expect("piped");
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// Two processes of 2PC-9 started by hand with `extra` flags.
+fn two_processes(hosts: &Hostfile, extra: &[&str]) -> Processes {
+    let mut processes = Processes(Vec::new());
+    for process in ["0", "1"] {
+        let mut args = vec![
+            "2pc",
+            "9",
+            "--processes",
+            "2",
+            "--process",
+            process,
+            "--hostfile",
+            hosts.path(),
+            "--memory",
+            "128",
+        ];
+        args.extend(extra);
+        processes.0.push(modelcheck(&args).spawn().expect("start"));
+    }
+    processes
+}
+
+/// 2PC-9's counts, as one process finds them.
+const TWO_PC_9: (u64, u64, u64) = (10_340_352, 123_558_401, 28);
+
+/// SIGINT to one process of two: both stop at the same level and save it; then both are
+/// killed with SIGKILL after a later checkpoint; `--local 2 --resume` ends with the counts of
+/// an uninterrupted run.
+#[test]
+fn interrupted_then_killed_then_resumed_counts_as_one() {
+    let dir = scratch("interrupt");
+    let d = dir.to_str().unwrap();
+    let hosts = Hostfile::new("ckpt-interrupt", 2);
+    let mut processes = two_processes(&hosts, &["--checkpoint", d]);
+    let lines = stderr_lines(&mut processes.0[0]);
+    // Process 0 prints a progress line once the search has run for a second: it is mid-run.
+    let first = lines.recv_timeout(DEADLINE).expect("a progress line");
+    assert!(first.starts_with("depth"), "{first}");
+    signal(&processes.0[1], "INT");
+    let deadline = Instant::now() + DEADLINE;
+    let mut depths = Vec::new();
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, EXIT_INTERRUPTED, "{out}{err}");
+        assert!(out.contains("interrupted"), "{out}");
+        let depth = field(&out, "depth");
+        assert!(
+            out.contains(&format!("checkpoint: 1 written, the last at depth {depth}")),
+            "{out}"
+        );
+        depths.push((depth, field(&out, "states")));
+    }
+    assert_eq!(depths[0], depths[1]);
+    assert!(depths[0].1 < TWO_PC_9.0);
+    assert_eq!(
+        files(&dir),
+        ["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"]
+    );
+    drop(processes);
+
+    // Resumed by hand, saving every level; both killed with SIGKILL once each has saved one.
+    let hosts = Hostfile::new("ckpt-kill", 2);
+    let extra = ["--resume", d, "--checkpoint", d, "--checkpoint-every", "0"];
+    let mut processes = two_processes(&hosts, &extra);
+    let streams: Vec<Receiver<String>> = processes.0.iter_mut().map(stderr_lines).collect();
+    let end = Instant::now() + DEADLINE;
+    let mut saved = [false, false];
+    while saved.contains(&false) && Instant::now() < end {
+        for (i, lines) in streams.iter().enumerate() {
+            while let Ok(line) = lines.try_recv() {
+                saved[i] |= line.starts_with("checkpoint: depth ");
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(saved, [true, true], "no checkpoint in time");
+    for child in &mut processes.0 {
+        let _ = child.kill(); // SIGKILL: no handler runs, nothing more is written
+        let _ = child.wait();
+    }
+    drop(processes);
+    let (status, out, err) = run(&["2pc", "9", "--local", "2", "--quiet", "--resume", d]);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    assert!(resumed_from(&out) >= depths[0].0, "{out}");
+    assert_counts(&out, TWO_PC_9);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A process stopped with SIGSTOP (alive, its sockets open, silent): the other ends with an
+/// error that names it within its --peer-timeout, instead of waiting forever.
+#[test]
+fn a_stopped_process_is_named_after_the_peer_timeout() {
+    let hosts = Hostfile::new("sigstop", 2);
+    let mut processes = two_processes(&hosts, &["--peer-timeout", "3"]);
+    let lines = stderr_lines(&mut processes.0[0]);
+    let first = lines.recv_timeout(DEADLINE).expect("a progress line");
+    assert!(first.starts_with("depth"), "{first}");
+    signal(&processes.0[1], "STOP");
+    let (status, out, _) = finish(&mut processes.0[0], Instant::now() + DEADLINE);
+    let rest: Vec<String> = lines.iter().collect();
+    let rest = rest.join("\n");
+    signal(&processes.0[1], "CONT");
+    assert_eq!(status, EXIT_ERROR, "{out}{rest}");
+    assert!(
+        rest.contains(&format!(
+            "error: process 1 ({}) sent nothing for",
+            hosts.addresses[1]
+        )) && rest.contains("stopped or hung"),
+        "{rest}"
+    );
+    assert!(!rest.contains("panicked"), "{rest}");
+}
