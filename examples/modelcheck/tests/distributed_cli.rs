@@ -146,6 +146,7 @@ fn a_killed_process_stops_the_others_with_its_name() {
 #[test]
 fn bad_distribution_flags_are_usage_errors() {
     let hosts = Hostfile::new("usage", 2);
+    let inside_a_file = format!("{}/checkpoints", hosts.path());
     let cases: &[(&[&str], &str)] = &[
         (
             &[
@@ -195,8 +196,17 @@ fn bad_distribution_flags_are_usage_errors() {
             "takes 0 to 268435456 slots",
         ),
         (
-            &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
-            "distributed runs do not write checkpoints",
+            // A directory inside a file cannot be made.
+            &["2pc", "--local", "2", "--checkpoint", &inside_a_file],
+            "cannot write checkpoints to",
+        ),
+        (
+            &["2pc", "--peer-timeout", "5"],
+            "apply to distributed runs only",
+        ),
+        (
+            &["2pc", "--local", "2", "--peer-timeout", "0"],
+            "--peer-timeout",
         ),
         (
             &["2pc", "--sent-filter", "16"],
@@ -331,6 +341,8 @@ fn help_documents_the_distribution_flags() {
         "--local",
         "--connect-timeout",
         "--sent-filter",
+        "--peer-timeout",
+        "process-I-of-N.mcheckpt",
         "timely's -n",
     ] {
         assert!(out.contains(flag), "{flag} in:\n{out}");

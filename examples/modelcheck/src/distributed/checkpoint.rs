@@ -25,7 +25,7 @@
 use super::messages::Totals;
 use super::search::Links;
 use crate::bfs::Options;
-use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part};
+use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part, Saved};
 use crate::model::Model;
 use crate::visited::Visited;
 use serde::de::DeserializeOwned;
@@ -289,4 +289,50 @@ where
 {
     let header = Header::new(model, options, progress.level, states, Some(part));
     checkpoint::write_temporary(&part_path(dir, part), &header, progress, visited)
+}
+
+/// Keeps this worker's part of `level` (renames it into place) when every worker wrote its
+/// own (`all_written`), else removes it; counts it in `saved` and says so on stderr.
+/// `states`: the run's and this worker's.
+#[allow(clippy::too_many_arguments)]
+pub fn settle_part(
+    dir: &Path,
+    part: Part,
+    level: usize,
+    states: (u64, u64),
+    written: Result<(), String>,
+    all_written: bool,
+    took: Duration,
+    saved: &mut Saved,
+) {
+    let path = part_path(dir, part);
+    let committed = match written {
+        Err(e) => Err(e),
+        Ok(()) if !all_written => {
+            checkpoint::discard(&path);
+            Err("another worker's part could not be written (see its process's stderr)".into())
+        }
+        Ok(()) => checkpoint::commit(&path),
+    };
+    match committed {
+        Ok(()) => {
+            saved.written += 1;
+            saved.depth = Some(level);
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            checkpoint::notice(&format!(
+                "checkpoint: depth {level} ({} states; {} of this worker) written to {} \
+                 ({bytes} bytes) in {:.2} s",
+                states.0,
+                states.1,
+                path.display(),
+                took.as_secs_f64()
+            ));
+        }
+        Err(e) => {
+            checkpoint::notice(&format!(
+                "warning: checkpoint of depth {level} not written: {e}"
+            ));
+            saved.last_error = Some(e);
+        }
+    }
 }

@@ -16,14 +16,14 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
-use super::checkpoint::{part_path, write_part, DistCheckpoints, Resumed, WorkerProgress};
+use super::checkpoint::{settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress};
 use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
 use super::sent::SentFilter;
 use super::watchdog::Watchdog;
 use super::wire::Traffic;
 use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
-use crate::checkpoint::{self, Part, Saved};
+use crate::checkpoint::{Part, Saved};
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure};
 use crate::visited::Storage;
@@ -594,8 +594,7 @@ where
                 &owned.borrow().visited,
             );
             let took = writing.elapsed();
-            log = progress.log;
-            frontier = progress.frontier;
+            (log, frontier) = (progress.log, progress.frontier);
             // Every part is renamed into place only once every worker has written its own.
             watch.set_grace(took * 4);
             let answers = round(worker, broadcast(Control::Written(written.is_ok())))?;
@@ -605,40 +604,8 @@ where
                 .filter(|c| matches!(c, Control::Written(true)))
                 .count()
                 == peers;
-            let path = part_path(dir, part);
-            let committed = match written {
-                Err(e) => Err(e),
-                Ok(()) if !all => {
-                    checkpoint::discard(&path);
-                    Err(
-                        "another worker's part could not be written (see its process's \
-                         stderr)"
-                            .into(),
-                    )
-                }
-                Ok(()) => checkpoint::commit(&path),
-            };
-            match committed {
-                Ok(()) => {
-                    saved.written += 1;
-                    saved.depth = Some(level);
-                    let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-                    checkpoint::notice(&format!(
-                        "checkpoint: depth {level} ({} states; {} of this worker) written to {} \
-                         ({bytes} bytes) in {:.2} s",
-                        stats.states,
-                        totals.states,
-                        path.display(),
-                        took.as_secs_f64()
-                    ));
-                }
-                Err(e) => {
-                    checkpoint::notice(&format!(
-                        "warning: checkpoint of depth {level} not written: {e}"
-                    ));
-                    saved.last_error = Some(e);
-                }
-            }
+            let states = (stats.states, totals.states);
+            settle_part(dir, part, level, states, written, all, took, &mut saved);
             last_saved = Instant::now();
         }
         if last.iter().any(|s| s.interrupted) {
