@@ -91,6 +91,95 @@ fn resumed_at_a_level_counts_as_one() {
     }
 }
 
+/// Every mode, and several workers per process (a file per worker), resume to the same
+/// counts; a counterexample past the checkpoint is rebuilt across the resumed link logs with
+/// the uninterrupted run's length, and replayed.
+#[test]
+fn every_mode_workers_and_counterexamples_resume() {
+    let runs: [(&[&str], &str, u64, Vec<&str>); 7] = [
+        (
+            &["--mode", "exact"],
+            "2",
+            7,
+            vec!["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"],
+        ),
+        (
+            &["--mode", "fp32"],
+            "2",
+            7,
+            vec!["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"],
+        ),
+        (
+            &["--mode", "bitstate"],
+            "2",
+            7,
+            vec!["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"],
+        ),
+        (
+            &["--workers", "2"],
+            "2",
+            7,
+            vec![
+                "process-0-of-2-worker-0-of-2.mcheckpt",
+                "process-0-of-2-worker-1-of-2.mcheckpt",
+                "process-1-of-2-worker-0-of-2.mcheckpt",
+                "process-1-of-2-worker-1-of-2.mcheckpt",
+            ],
+        ),
+        (&["philosophers", "5"], "3", 3, vec![]),
+        (&["buggy", "3"], "2", 2, vec![]),
+        (&["--workers", "1"], "1", 9, vec!["process-0-of-1.mcheckpt"]),
+    ];
+    for (i, (extra, processes, stop_at, expected_files)) in runs.into_iter().enumerate() {
+        let dir = scratch(&format!("modes-{i}"));
+        let d = dir.to_str().unwrap();
+        let (model, flags): (Vec<&str>, Vec<&str>) = if extra[0].starts_with("--") {
+            (vec!["2pc", "5"], extra.to_vec())
+        } else {
+            (extra.to_vec(), Vec::new())
+        };
+        let max_depth = stop_at.to_string();
+        let mut first = model.clone();
+        first.extend(&flags);
+        first.extend(["--local", processes, "--quiet", "--memory", "4"]);
+        first.extend(["--max-depth", &max_depth, "--checkpoint", d]);
+        let (_, out, err) = run(&first);
+        assert!(
+            out.contains(&format!("the last at depth {stop_at}")),
+            "{first:?}: {out}{err}"
+        );
+        if !expected_files.is_empty() {
+            assert_eq!(files(&dir), expected_files);
+        }
+        let mut resume = model.clone();
+        resume.extend(&flags);
+        resume.extend(["--local", processes, "--quiet", "--resume", d]);
+        let (status, out, err) = run(&resume);
+        assert_eq!(resumed_from(&out), stop_at, "{out}{err}");
+        match model[0] {
+            "philosophers" => {
+                assert_eq!(status, 1, "{out}{err}");
+                assert!(out.contains("result: Deadlock after 5 steps"), "{out}");
+                assert!(out.contains("trace (replayed and checked):"), "{out}");
+                assert!(out.contains("  5: "), "{out}");
+            }
+            "buggy" => {
+                assert_eq!(status, 1, "{out}{err}");
+                assert!(
+                    out.contains("Invariant(\"MutualExclusion\") after 4 steps"),
+                    "{out}"
+                );
+                assert!(out.contains("  4: "), "{out}");
+            }
+            _ => {
+                assert!(status == EXIT_OK || status == 4, "{out}{err}");
+                assert_counts(&out, (8_832, 58_145, 16));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 /// A part that is corrupted, swapped with another, of another N, or of another size: an
 /// error that says which, never a panic or a hang.
 #[test]
