@@ -45,7 +45,10 @@ fn resumed_from(report: &str) -> u64 {
         .unwrap_or_else(|| panic!("not resumed:\n{report}"))
 }
 
-fn assert_counts(report: &str, (states, transitions, depth): (u64, u64, u64)) {
+/// States, transitions and depth.
+type Counts = (u64, u64, u64);
+
+fn assert_counts(report: &str, (states, transitions, depth): Counts) {
     assert_eq!(field(report, "states"), states, "{report}");
     assert_eq!(field(report, "transitions"), transitions, "{report}");
     assert_eq!(field(report, "depth"), depth, "{report}");
@@ -55,7 +58,7 @@ fn assert_counts(report: &str, (states, transitions, depth): (u64, u64, u64)) {
 /// one, with 2 and 3 processes; every process wrote its own part.
 #[test]
 fn resumed_at_a_level_counts_as_one() {
-    let cases: [(&[&str], u64, (u64, u64, u64)); 2] = [
+    let cases: [(&[&str], u64, Counts); 2] = [
         (&["2pc", "5"], 7, (8_832, 58_145, 16)),
         (&["puzzle", "3"], 12, (181_440, 483_840, 31)),
     ];
@@ -305,7 +308,7 @@ fn two_processes(hosts: &Hostfile, extra: &[&str]) -> Processes {
 }
 
 /// 2PC-9's counts, as one process finds them.
-const TWO_PC_9: (u64, u64, u64) = (10_340_352, 123_558_401, 28);
+const TWO_PC_9: Counts = (10_340_352, 123_558_401, 28);
 
 /// SIGINT to one process of two: both stop at the same level and save it; then both are
 /// killed with SIGKILL after a later checkpoint; `--local 2 --resume` ends with the counts of

@@ -71,7 +71,7 @@ fn wait_for<S: Clone + 'static>(
     workers: usize,
 ) -> Result<(), String> {
     while probe.less_than(&epoch) {
-        if traffic.fault().is_some() || watch.check().is_err() {
+        if traffic.fault().is_some() || watch.silent_peer().is_some() {
             return Err(LOST.into());
         }
         let beats = watch.beat_due();

@@ -64,9 +64,10 @@ impl<'a> Watchdog<'a> {
         self.grace.set(grace);
     }
 
-    /// `Err` (the peer recorded in the traffic's fault) when a peer process has sent nothing
-    /// for the timeout (and the grace), counted from the start for one never heard from.
-    pub fn check(&self) -> Result<(), ()> {
+    /// A peer process that has sent nothing for the timeout (and the grace), counted from the
+    /// start for one never heard from; it is recorded as the traffic's fault.
+    #[must_use]
+    pub fn silent_peer(&self) -> Option<usize> {
         let limit = self.timeout + self.grace.get();
         let since_start = self.started.elapsed();
         for peer in (0..self.processes).filter(|&p| p != self.process) {
@@ -83,9 +84,9 @@ impl<'a> Watchdog<'a> {
                         self.timeout.as_secs_f64()
                     ),
                 );
-                return Err(());
+                return Some(peer);
             }
         }
-        Ok(())
+        None
     }
 }
