@@ -334,10 +334,27 @@ where
     P: Serialize,
     S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
 {
-    let tmp = temporary(path);
-    let written = write_parts(&tmp, header, progress, visited);
+    let tmp = &temporary(path);
+    // The file's parts, in order, flushed and fsynced.
+    let write_parts = || -> Result<(), String> {
+        let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
+        let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
+        let file = File::create(tmp).map_err(io)?;
+        let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
+        out.write_all(&MAGIC).map_err(io)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
+        write_part(&mut out, header).map_err(encode)?;
+        write_part(&mut out, progress).map_err(encode)?;
+        visited
+            .save(&mut out)
+            .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        let buffered = out.finish().map_err(io)?;
+        let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    };
+    let written = write_parts();
     if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
     }
     written
 }
@@ -364,33 +381,6 @@ pub fn commit(path: &Path) -> Result<(), String> {
 /// Removes the file [`write_temporary`] wrote, when it is not to be committed.
 pub fn discard(path: &Path) {
     let _ = std::fs::remove_file(temporary(path));
-}
-
-/// The file's parts, in order, to `tmp`, flushed and fsynced.
-fn write_parts<P, S>(
-    tmp: &Path,
-    header: &Header,
-    progress: &P,
-    visited: &Visited<S>,
-) -> Result<(), String>
-where
-    P: Serialize,
-    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
-{
-    let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
-    let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
-    let file = File::create(tmp).map_err(io)?;
-    let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
-    out.write_all(&MAGIC).map_err(io)?;
-    out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-    write_part(&mut out, header).map_err(encode)?;
-    write_part(&mut out, progress).map_err(encode)?;
-    visited
-        .save(&mut out)
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    let buffered = out.finish().map_err(io)?;
-    let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)
 }
 
 /// `value` in bincode, then its CRC-32.

@@ -4,21 +4,11 @@
 
 mod common;
 
-use common::{field, modelcheck, run, spawn, trace_lines as trace};
+use common::{field, modelcheck, resumed_from, run, spawn, trace_lines as trace};
 use modelcheck::cli;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
-
-/// The depth a resumed run started from.
-fn resumed_from(report: &str) -> u64 {
-    report
-        .split("resumed: from a checkpoint at depth ")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .and_then(|d| d.parse().ok())
-        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
-}
 
 /// A fresh path for a checkpoint of test `name`.
 fn scratch(name: &str) -> PathBuf {

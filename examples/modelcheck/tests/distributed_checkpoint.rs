@@ -6,9 +6,10 @@
 mod common;
 
 use common::cluster::{
-    finish, modelcheck, run, signal, Hostfile, Processes, DEADLINE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+    finish, run, signal, start_processes, Hostfile, Processes, DEADLINE, EXIT_ERROR, EXIT_OK,
+    EXIT_USAGE,
 };
-use common::field;
+use common::{field, resumed_from};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Receiver;
@@ -33,16 +34,6 @@ fn files(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// The depth a resumed run started from.
-fn resumed_from(report: &str) -> u64 {
-    report
-        .split("resumed: from a checkpoint at depth ")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .and_then(|d| d.parse().ok())
-        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
 }
 
 /// States, transitions and depth.
@@ -285,26 +276,11 @@ fn stderr_lines(child: &mut std::process::Child) -> Receiver<String> {
     lines
 }
 
-/// Two processes of 2PC-9 started by hand with `extra` flags.
+/// The processes of `hosts` on 2PC-9, with `extra` flags.
 fn two_processes(hosts: &Hostfile, extra: &[&str]) -> Processes {
-    let mut processes = Processes(Vec::new());
-    for process in ["0", "1"] {
-        let mut args = vec![
-            "2pc",
-            "9",
-            "--processes",
-            "2",
-            "--process",
-            process,
-            "--hostfile",
-            hosts.path(),
-            "--memory",
-            "128",
-        ];
-        args.extend(extra);
-        processes.0.push(modelcheck(&args).spawn().expect("start"));
-    }
-    processes
+    let mut args = vec!["2pc", "9", "--memory", "128"];
+    args.extend(extra);
+    start_processes(hosts, &args)
 }
 
 /// 2PC-9's counts, as one process finds them.

@@ -5,8 +5,8 @@
 mod common;
 
 use common::cluster::{
-    finish, modelcheck, run, signal, Hostfile, Processes, DEADLINE, EXIT_COUNTEREXAMPLE,
-    EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+    finish, modelcheck, run, signal, start_processes, Hostfile, Processes, DEADLINE,
+    EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
 };
 use common::field;
 use std::io::{BufRead, BufReader};
@@ -98,22 +98,7 @@ fn processes_with_a_hostfile_count_as_one() {
 #[test]
 fn a_killed_process_stops_the_others_with_its_name() {
     let hosts = Hostfile::new("kill", 3);
-    let mut processes = Processes(Vec::new());
-    for process in ["0", "1", "2"] {
-        let args = [
-            "2pc",
-            "9",
-            "--processes",
-            "3",
-            "--process",
-            process,
-            "--hostfile",
-            hosts.path(),
-            "--memory",
-            "128",
-        ];
-        processes.0.push(modelcheck(&args).spawn().expect("start"));
-    }
+    let mut processes = start_processes(&hosts, &["2pc", "9", "--memory", "128"]);
     // Process 0 prints a progress line once the search has run for a second: it is mid-run.
     let stderr = processes.0[0].stderr.take().expect("piped");
     let mut lines = BufReader::new(stderr).lines();
@@ -354,22 +339,7 @@ fn help_documents_the_distribution_flags() {
 #[test]
 fn an_interrupt_reports_every_process() {
     let hosts = Hostfile::new("interrupt", 2);
-    let mut processes = Processes(Vec::new());
-    for process in ["0", "1"] {
-        let args = [
-            "2pc",
-            "9",
-            "--processes",
-            "2",
-            "--process",
-            process,
-            "--hostfile",
-            hosts.path(),
-            "--memory",
-            "128",
-        ];
-        processes.0.push(modelcheck(&args).spawn().expect("start"));
-    }
+    let mut processes = start_processes(&hosts, &["2pc", "9", "--memory", "128"]);
     let stderr = processes.0[0].stderr.take().expect("piped");
     let mut lines = BufReader::new(stderr).lines();
     let first = lines.next().expect("a progress line").expect("UTF-8");

@@ -115,3 +115,23 @@ pub fn signal(child: &Child, name: &str) {
         .expect("kill");
     assert!(status.success());
 }
+
+/// Starts every process of `hosts` with `args` and its `--processes N --process I --hostfile F`.
+pub fn start_processes(hosts: &Hostfile, args: &[&str]) -> Processes {
+    let n = hosts.addresses.len().to_string();
+    let mut processes = Processes(Vec::new());
+    for process in 0..hosts.addresses.len() {
+        let index = process.to_string();
+        let mut all = args.to_vec();
+        all.extend([
+            "--processes",
+            &n,
+            "--process",
+            &index,
+            "--hostfile",
+            hosts.path(),
+        ]);
+        processes.0.push(modelcheck(&all).spawn().expect("start"));
+    }
+    processes
+}

@@ -27,6 +27,16 @@ pub fn field(report: &str, key: &str) -> u64 {
         .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
 }
 
+/// The depth a resumed run started from.
+pub fn resumed_from(report: &str) -> u64 {
+    report
+        .split("resumed: from a checkpoint at depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
+}
+
 /// The lines of a printed trace: "k: action state".
 pub fn trace_lines(report: &str) -> Vec<&str> {
     report
