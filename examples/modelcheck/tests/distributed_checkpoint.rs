@@ -6,8 +6,8 @@
 mod common;
 
 use common::cluster::{
-    finish, run, signal, start_processes, Hostfile, Processes, DEADLINE, EXIT_ERROR, EXIT_OK,
-    EXIT_USAGE,
+    finish, modelcheck, run, signal, start_processes, Hostfile, Processes, DEADLINE, EXIT_ERROR,
+    EXIT_OK, EXIT_USAGE,
 };
 use common::{field, resumed_from};
 use std::io::{BufRead, BufReader};
@@ -372,4 +372,56 @@ fn a_stopped_process_is_named_after_the_peer_timeout() {
         "{rest}"
     );
     assert!(!rest.contains("panicked"), "{rest}");
+}
+
+/// Under `--local`, a stopped process never ends by itself: once process 0 has ended with the
+/// error naming it, the launcher kills it after its grace and names it, and ends.
+#[test]
+fn local_kills_a_stopped_process_after_the_others_failed() {
+    let mut launcher = Processes(vec![modelcheck(&[
+        "2pc",
+        "9",
+        "--local",
+        "2",
+        "--memory",
+        "128",
+        "--peer-timeout",
+        "3",
+    ])
+    .spawn()
+    .expect("start")]);
+    let lines = stderr_lines(&mut launcher.0[0]);
+    let first = lines.recv_timeout(DEADLINE).expect("a progress line");
+    assert!(first.contains("depth"), "{first}");
+    // The launcher's children, in the order it started them (process 0, then 1).
+    let pid = launcher.0[0].id();
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .expect("the launcher's children");
+    let children: Vec<&str> = children.split_whitespace().collect();
+    assert_eq!(children.len(), 2, "{children:?}");
+    let stop = |name: &str| {
+        let status = std::process::Command::new("kill")
+            .args([format!("-{name}"), children[1].to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+    };
+    stop("STOP");
+    let (status, out, _) = finish(&mut launcher.0[0], Instant::now() + DEADLINE);
+    let rest: Vec<String> = lines.iter().collect();
+    let rest = rest.join("\n");
+    // Already killed by the launcher: this only matters if the test failed.
+    let _ = std::process::Command::new("kill")
+        .args(["-KILL", children[1]])
+        .stderr(std::process::Stdio::null())
+        .status();
+    assert_eq!(status, EXIT_ERROR, "{out}{rest}");
+    assert!(
+        rest.contains("[process 0] error: process 1 (") && rest.contains("sent nothing for"),
+        "{rest}"
+    );
+    assert!(
+        rest.contains("--local: process 1 was still running"),
+        "{rest}"
+    );
 }
