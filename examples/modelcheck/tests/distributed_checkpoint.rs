@@ -254,6 +254,40 @@ fn bad_parts_are_clear_errors() {
         );
         assert!(!err.contains("panicked"), "{err}");
     }
+    // Parts of two levels (a crash between two renames): the launcher's check refuses them,
+    // and so do processes started by hand, in their handshake.
+    let other = scratch("bad-other");
+    let o = other.to_str().unwrap();
+    let mut shallower = args.to_vec();
+    shallower[8] = "5";
+    shallower[10] = o;
+    let (status, out, err) = run(&shallower);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    std::fs::copy(other.join("process-1-of-2.mcheckpt"), part(1)).unwrap();
+    let (status, _, err) = resume("2", "5");
+    assert_eq!(status, EXIT_USAGE, "{err}");
+    assert!(err.contains("are parts of different checkpoints"), "{err}");
+    let hosts = Hostfile::new("ckpt-levels", 2);
+    let by_hand = [
+        "2pc",
+        "5",
+        "--quiet",
+        "--connect-timeout",
+        "20",
+        "--resume",
+        d,
+    ];
+    let mut processes = start_processes(&hosts, &by_hand);
+    let deadline = Instant::now() + DEADLINE;
+    for child in &mut processes.0 {
+        let (status, out, err) = finish(child, deadline);
+        assert_eq!(status, EXIT_USAGE, "{out}{err}");
+        assert!(
+            err.contains("resumed-depth=6") && err.contains("resumed-depth=5"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&other);
     // A missing part.
     std::fs::remove_file(part(1)).unwrap();
     let (status, _, err) = resume("2", "5");

@@ -361,28 +361,40 @@ fn an_interrupt_reports_every_process() {
     assert!(reports[0].0 < 10_340_352);
 }
 
-/// SIGTERM to a `--local` launcher reaches its processes: one interrupted report, exit 5.
+/// SIGTERM to a `--local` launcher reaches its processes, and so does a terminal's Ctrl-C
+/// (SIGINT to the launcher's whole process group), which reaches them once: one interrupted
+/// report, exit 5.
 #[test]
 fn local_passes_an_interrupt_on() {
-    let mut processes = Processes(vec![modelcheck(&[
-        "2pc", "9", "--local", "2", "--memory", "128",
-    ])
-    .spawn()
-    .expect("start")]);
-    let stderr = processes.0[0].stderr.take().expect("piped");
-    let mut lines = BufReader::new(stderr).lines();
-    let first = lines.next().expect("a progress line").expect("UTF-8");
-    assert!(first.contains("depth"), "{first}");
-    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
-    signal(&processes.0[0], "TERM");
-    let (status, out, err) = finish(
-        &mut processes.0[0],
-        Instant::now() + Duration::from_secs(60),
-    );
-    drain.join().unwrap();
-    assert_eq!(status, 5, "{out}{err}");
-    assert!(
-        out.contains("interrupted") && out.contains("cluster: 2 processes"),
-        "{out}"
-    );
+    for to_the_group in [false, true] {
+        let mut command = modelcheck(&["2pc", "9", "--local", "2", "--memory", "128"]);
+        // A terminal's foreground group of its own, as a shell gives the launcher.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut processes = Processes(vec![command.spawn().expect("start")]);
+        let stderr = processes.0[0].stderr.take().expect("piped");
+        let mut lines = BufReader::new(stderr).lines();
+        let first = lines.next().expect("a progress line").expect("UTF-8");
+        assert!(first.contains("depth"), "{first}");
+        let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+        if to_the_group {
+            let group = format!("-{}", processes.0[0].id());
+            let status = std::process::Command::new("kill")
+                .args(["-INT", "--", &group])
+                .status()
+                .expect("kill");
+            assert!(status.success());
+        } else {
+            signal(&processes.0[0], "TERM");
+        }
+        let (status, out, err) = finish(
+            &mut processes.0[0],
+            Instant::now() + Duration::from_secs(60),
+        );
+        drain.join().unwrap();
+        assert_eq!(status, 5, "group {to_the_group}: {out}{err}");
+        assert!(
+            out.contains("interrupted") && out.contains("cluster: 2 processes"),
+            "group {to_the_group}: {out}"
+        );
+    }
 }
