@@ -1,6 +1,6 @@
 //! Checkpoints: a search saved at a BFS level boundary, and resumed from it.
 //!
-//! # File format (version 1)
+//! # File format (version 2)
 //!
 //! Integers are little-endian; the parts after the version are bincode 1 with fixed-width
 //! integers ([`codec`]), except the visited storage.
@@ -9,8 +9,8 @@
 //! |---|---|
 //! | magic | the 8 bytes `mcheckpt` |
 //! | version | `u32`: [`FORMAT_VERSION`] |
-//! | header | [`Header`]: checker version, model (name and size), mode, `--memory`, k, deadlock flag, depth, states; then its CRC-32 |
-//! | progress | the counters, the trace log of every level, the frontier (the full states of the deepest level); then their CRC-32 |
+//! | header | [`Header`]: checker version, model (name and size), mode, `--memory`, k, deadlock flag, depth, states, and for a distributed run's part its process, N, worker and workers ([`Part`]); then its CRC-32 |
+//! | progress | the counters, the trace log of every level, the frontier (the full states of the deepest level); then their CRC-32 (a distributed part: its worker's own, [`crate::distributed::checkpoint`]) |
 //! | visited | fp64, fp32, bitstate: the crate's own format ([`searchcache::persist`], versioned, checksummed); exact: the count and every state |
 //! | trailer | the CRC-32 of every byte before it |
 //!
@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 const MAGIC: [u8; 8] = *b"mcheckpt";
 
 /// The checkpoint format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The checker's version, in every header: a checkpoint resumes only in the same version.
 pub const CHECKER_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -77,10 +77,57 @@ pub struct Header {
     pub depth: u64,
     /// States of levels 0 to `depth`.
     pub states: u64,
+    /// Which part of a distributed run this file is; `None` for a single-process run.
+    pub part: Option<Part>,
+    /// The hash the saved set's positions (and a distributed run's owners) come from:
+    /// [`state_hash_name`] of `part`. A build with another hash must not resume it.
+    pub state_hash: String,
+}
+
+/// The state hash a run places its states by: a distributed run's
+/// [`searchcache::consts::PORTABLE_HASH`] (the same on every machine and build), or, for a
+/// single process, `StateHash::of` (ahash under the crate's fixed keys).
+pub fn state_hash_name(part: Option<Part>) -> String {
+    match part {
+        Some(_) => searchcache::consts::PORTABLE_HASH.into(),
+        None => "ahash".into(),
+    }
+}
+
+/// The part of a distributed run's checkpoint that one timely worker wrote: its process among
+/// the run's, and the worker among the process's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// The process's index, 0 to `processes - 1`.
+    pub process: u32,
+    /// Processes in the run (N).
+    pub processes: u32,
+    /// The worker's index in its process, 0 to `workers - 1`.
+    pub worker: u32,
+    /// Timely workers per process.
+    pub workers: u32,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "process {} of {}", self.process, self.processes)?;
+        if self.workers > 1 {
+            write!(f, ", worker {} of {}", self.worker, self.workers)?;
+        }
+        Ok(())
+    }
 }
 
 impl Header {
-    fn of<M: Model>(model: &M, options: &Options, stats: &Stats) -> Header {
+    /// The header of a checkpoint of `model` checked with `options`, at `depth` after `states`
+    /// states; `part` for a distributed run's part.
+    pub fn new<M: Model>(
+        model: &M,
+        options: &Options,
+        depth: u64,
+        states: u64,
+        part: Option<Part>,
+    ) -> Header {
         Header {
             checker_version: CHECKER_VERSION.into(),
             model: model.name(),
@@ -88,8 +135,10 @@ impl Header {
             memory_bytes: options.memory_bytes as u64,
             hashes: options.hashes,
             deadlock: options.deadlock,
-            depth: stats.depth as u64,
-            states: stats.states,
+            depth,
+            states,
+            part,
+            state_hash: state_hash_name(part),
         }
     }
 
@@ -100,8 +149,38 @@ impl Header {
             .find(|m| m.name() == self.mode)
     }
 
-    /// Why a run of `model` with `options` cannot resume this checkpoint, if it cannot.
-    pub fn mismatch<M: Model>(&self, model: &M, options: &Options) -> Option<String> {
+    /// Why a run of `model` with `options` (as part `part` of a distributed run, or `None`)
+    /// cannot resume this checkpoint, if it cannot.
+    pub fn mismatch<M: Model>(
+        &self,
+        model: &M,
+        options: &Options,
+        part: Option<Part>,
+    ) -> Option<String> {
+        if self.part != part {
+            return Some(match (self.part, part) {
+                (Some(saved), None) => format!(
+                    "it is the part of {saved} of a distributed run: resume it with --local {} \
+                     (or --processes {})",
+                    saved.processes, saved.processes
+                ),
+                (None, Some(_)) => "it is a single-process checkpoint: resume it without \
+                                    --local, --processes or --workers"
+                    .into(),
+                (saved, wanted) => format!(
+                    "it is the part of {}; this is {}",
+                    saved.map_or_else(String::new, |p| p.to_string()),
+                    wanted.map_or_else(String::new, |p| p.to_string())
+                ),
+            });
+        }
+        let hash = state_hash_name(part);
+        if self.state_hash != hash {
+            return Some(format!(
+                "its states are placed by the {} hash; this build places them by {hash}",
+                self.state_hash
+            ));
+        }
         let name = model.name();
         if self.model != name {
             return Some(format!("it is of {}; this run checks {name}", self.model));
@@ -258,15 +337,57 @@ where
         log: boundary.log,
         frontier: boundary.frontier,
     };
-    let header = Header::of(model, options, stats);
-    let tmp = temporary(path);
-    let written = write_parts(&tmp, &header, &progress, visited).and_then(|()| {
-        std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename {}: {e}", tmp.display()))
-    });
+    let header = Header::new(model, options, stats.depth as u64, stats.states, None);
+    write_temporary(path, &header, &progress, visited)?;
+    commit(path)
+}
+
+/// Writes a checkpoint file (the header, `progress` as its progress part, `visited`) to
+/// `PATH.tmp`, flushed and fsynced; [`commit`] then puts it in place. On an error the
+/// temporary file is removed and `path` is untouched.
+pub fn write_temporary<P, S>(
+    path: &Path,
+    header: &Header,
+    progress: &P,
+    visited: &Visited<S>,
+) -> Result<(), String>
+where
+    P: Serialize,
+    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
+{
+    let tmp = &temporary(path);
+    // The file's parts, in order, flushed and fsynced.
+    let write_parts = || -> Result<(), String> {
+        let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
+        let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
+        let file = File::create(tmp).map_err(io)?;
+        let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
+        out.write_all(&MAGIC).map_err(io)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
+        write_part(&mut out, header).map_err(encode)?;
+        write_part(&mut out, progress).map_err(encode)?;
+        visited
+            .save(&mut out)
+            .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        let buffered = out.finish().map_err(io)?;
+        let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    };
+    let written = write_parts();
     if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
     }
-    written?;
+    written
+}
+
+/// Renames the file [`write_temporary`] wrote over `path` and fsyncs the directory: a crash
+/// at any moment leaves the previous file or the new one, whole.
+pub fn commit(path: &Path) -> Result<(), String> {
+    let tmp = temporary(path);
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot rename {}: {e}", tmp.display()));
+    }
     // The rename is durable once the directory is on disk too.
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -278,30 +399,9 @@ where
     Ok(())
 }
 
-/// The file's parts, in order, to `tmp`, flushed and fsynced.
-fn write_parts<S>(
-    tmp: &Path,
-    header: &Header,
-    progress: &ProgressOut<'_, S>,
-    visited: &Visited<S>,
-) -> Result<(), String>
-where
-    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
-{
-    let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
-    let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
-    let file = File::create(tmp).map_err(io)?;
-    let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
-    out.write_all(&MAGIC).map_err(io)?;
-    out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-    write_part(&mut out, header).map_err(encode)?;
-    write_part(&mut out, progress).map_err(encode)?;
-    visited
-        .save(&mut out)
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    let buffered = out.finish().map_err(io)?;
-    let file = buffered.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)
+/// Removes the file [`write_temporary`] wrote, when it is not to be committed.
+pub fn discard(path: &Path) {
+    let _ = std::fs::remove_file(temporary(path));
 }
 
 /// `value` in bincode, then its CRC-32.
@@ -337,7 +437,8 @@ pub fn read_header(path: &Path) -> Result<Header, CheckpointError> {
 
 type Input = ChecksumReader<BufReader<File>>;
 
-fn unreadable(path: &Path, why: impl fmt::Display) -> CheckpointError {
+/// A [`CheckpointError::Unreadable`] about the checkpoint at `path`.
+pub fn unreadable(path: &Path, why: impl fmt::Display) -> CheckpointError {
     CheckpointError::Unreadable(format!("cannot resume from {}: {why}", path.display()))
 }
 
@@ -401,6 +502,38 @@ pub struct Loaded<S> {
     pub resume: Resume<S>,
 }
 
+/// Reads a checkpoint file: its header, checked by `mismatch` (`Some(why)`: a
+/// [`CheckpointError::Mismatch`]) before anything large is read, then its progress part as a
+/// `P` and its visited storage (`mode`, `memory_bytes` and `hashes` as the run has them), every
+/// part against its CRC and the whole file against the trailer's.
+pub fn read_file<P, S>(
+    path: &Path,
+    mismatch: impl FnOnce(&Header) -> Option<String>,
+    mode: Mode,
+    memory_bytes: usize,
+    hashes: u32,
+) -> Result<(Header, P, Visited<S>), CheckpointError>
+where
+    P: DeserializeOwned,
+    S: Clone + Eq + std::hash::Hash + Serialize + DeserializeOwned,
+{
+    let (mut input, limit) = open(path)?;
+    let header = read_prefix(&mut input, path, limit)?;
+    if let Some(why) = mismatch(&header) {
+        return Err(CheckpointError::Mismatch(format!(
+            "cannot resume from {}: {why}",
+            path.display()
+        )));
+    }
+    let progress: P = read_part(&mut input, path, "progress", limit)?;
+    let visited = Visited::load(mode, memory_bytes, hashes, &mut input, limit)
+        .map_err(|e| unreadable(path, format!("its visited storage: {e}")))?;
+    input
+        .finish()
+        .map_err(|e| unreadable(path, format!("the file: {e}")))?;
+    Ok((header, progress, visited))
+}
+
 /// Reads the checkpoint at `path` for a run of `model` with `options`: every part checked,
 /// the header against the run first.
 pub fn read<M: Model>(
@@ -411,26 +544,13 @@ pub fn read<M: Model>(
 where
     M::State: Serialize + DeserializeOwned,
 {
-    let (mut input, limit) = open(path)?;
-    let header = read_prefix(&mut input, path, limit)?;
-    if let Some(why) = header.mismatch(model, options) {
-        return Err(CheckpointError::Mismatch(format!(
-            "cannot resume from {}: {why}",
-            path.display()
-        )));
-    }
-    let progress: ProgressIn<M::State> = read_part(&mut input, path, "progress", limit)?;
-    let visited = Visited::load(
+    let (header, progress, visited): (Header, ProgressIn<M::State>, _) = read_file(
+        path,
+        |header| header.mismatch(model, options, None),
         options.mode,
         options.memory_bytes,
         options.hashes,
-        &mut input,
-        limit,
-    )
-    .map_err(|e| unreadable(path, format!("its visited storage: {e}")))?;
-    input
-        .finish()
-        .map_err(|e| unreadable(path, format!("the file: {e}")))?;
+    )?;
     let ProgressIn {
         counters: c,
         log,
@@ -556,6 +676,31 @@ where
 }
 
 /// A line on stderr; a closed stderr must not stop the search.
-fn notice(line: &str) {
+pub fn notice(line: &str) {
     let _ = writeln!(io::stderr(), "{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::two_phase::TwoPhase;
+
+    #[test]
+    fn a_part_placed_by_another_hash_is_refused() {
+        let model = TwoPhase::new(3).unwrap();
+        let options = Options::default();
+        let part = Some(Part {
+            process: 0,
+            processes: 2,
+            worker: 0,
+            workers: 1,
+        });
+        for part in [None, part] {
+            let mut header = Header::new(&model, &options, 4, 100, part);
+            assert_eq!(header.mismatch(&model, &options, part), None);
+            header.state_hash = "siphash-2-4".into();
+            let why = header.mismatch(&model, &options, part).expect("refused");
+            assert!(why.contains("siphash-2-4"), "{why}");
+        }
+    }
 }

@@ -87,7 +87,11 @@ pub struct CheckArgs {
 #[command(next_help_heading = "Checkpoints")]
 pub struct CheckpointArgs {
     /// Save the search to PATH at BFS level boundaries: the visited set, the frontier, the
-    /// trace log and the counters, written to PATH.tmp, fsynced and renamed over PATH.
+    /// trace log and the counters, written to PATH.tmp, fsynced and renamed over PATH. In a
+    /// distributed run PATH is a directory (created if missing) of one file per process,
+    /// process-I-of-N.mcheckpt (-worker-J-of-W with --workers W), all of one level; a stop
+    /// request (SIGINT, SIGTERM) then lets the level being expanded finish, and every process
+    /// saves it before it stops.
     #[arg(long, value_name = "PATH")]
     pub checkpoint: Option<PathBuf>,
     /// Save at the first level boundary SECS seconds (a decimal; 0: every level) after the
@@ -95,7 +99,9 @@ pub struct CheckpointArgs {
     #[arg(long, value_name = "SECS", requires = "checkpoint", value_parser = parse_seconds)]
     pub checkpoint_every: Option<f64>,
     /// Resume the search saved in PATH, for the same model and size; --mode, --memory and
-    /// --hashes default to the checkpoint's and must match it, as must --no-deadlock.
+    /// --hashes default to the checkpoint's and must match it, as must --no-deadlock. A
+    /// distributed run resumes the directory its --checkpoint wrote, with the same N and
+    /// --workers (--local N resumes every process's part).
     #[arg(long, value_name = "PATH")]
     pub resume: Option<PathBuf>,
 }
@@ -335,6 +341,10 @@ where
     };
     let args = &cli.check;
     let resumed = match &args.checkpoint.resume {
+        Some(path) if cli.dist.is_distributed() => match cli.dist.resume_header(path) {
+            Ok(header) => Some(header),
+            Err(e) => return checkpoint_error(&e, err),
+        },
         Some(path) => match checkpoint::read_header(path) {
             Ok(header) => Some(header),
             Err(e) => return checkpoint_error(&e, err),
@@ -351,9 +361,12 @@ where
     if cli.dist.is_distributed() {
         return crate::distributed::args::run(&cli, options, &argv, out, err);
     }
-    if cli.dist.connect_timeout.is_some() || cli.dist.sent_filter.is_some() {
-        let message = "--connect-timeout and --sent-filter apply to distributed runs only \
-                       (--local, --processes or --workers)";
+    if cli.dist.connect_timeout.is_some()
+        || cli.dist.sent_filter.is_some()
+        || cli.dist.peer_timeout.is_some()
+    {
+        let message = "--connect-timeout, --peer-timeout and --sent-filter apply to distributed \
+                       runs only (--local, --processes or --workers)";
         let _ = write!(err, "{}", usage_error(message));
         return EXIT_USAGE;
     }

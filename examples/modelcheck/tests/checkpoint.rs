@@ -4,21 +4,11 @@
 
 mod common;
 
-use common::{field, modelcheck, run, spawn, trace_lines as trace};
+use common::{field, modelcheck, resumed_from, run, spawn, trace_lines as trace};
 use modelcheck::cli;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
-
-/// The depth a resumed run started from.
-fn resumed_from(report: &str) -> u64 {
-    report
-        .split("resumed: from a checkpoint at depth ")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .and_then(|d| d.parse().ok())
-        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
-}
 
 /// A fresh path for a checkpoint of test `name`.
 fn scratch(name: &str) -> PathBuf {
@@ -247,11 +237,11 @@ fn truncated_corrupted_foreign_and_wrong_version_files_are_clear_errors() {
     }
     // Another format version, and a file that is no checkpoint.
     let mut newer = good.clone();
-    newer[8..12].copy_from_slice(&2u32.to_le_bytes());
+    newer[8..12].copy_from_slice(&3u32.to_le_bytes());
     let (status, err) = resume_from(&path, &newer);
     assert_eq!(status, cli::EXIT_ERROR);
     assert!(
-        err.contains("checkpoint format version 2; this checker reads version 1"),
+        err.contains("checkpoint format version 3; this checker reads version 2"),
         "{err}"
     );
     let (status, err) = resume_from(&path, b"modelcheck? no, a text file\n");

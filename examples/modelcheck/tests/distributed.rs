@@ -2,7 +2,7 @@
 //! timely cluster member on its own loopback port, against the single-process checker.
 
 use modelcheck::distributed::{
-    check, Cluster, ClusterError, DistributedReport, DEFAULT_SENT_FILTER,
+    check, Cluster, ClusterError, DistributedReport, DEFAULT_PEER_TIMEOUT, DEFAULT_SENT_FILTER,
 };
 use modelcheck::models::two_phase::TwoPhase;
 use modelcheck::models::{buggy_lock::BuggyLock, philosophers::Philosophers, puzzle::Puzzle};
@@ -68,6 +68,7 @@ where
                     workers,
                     connect_timeout: Duration::from_secs(20),
                     sent_filter,
+                    peer_timeout: DEFAULT_PEER_TIMEOUT,
                 };
                 let model = make();
                 scope.spawn(move || check(model, options, &cluster))
@@ -410,6 +411,7 @@ fn different_sizes_are_a_usage_error() {
                     workers: 1,
                     connect_timeout: Duration::from_secs(20),
                     sent_filter: DEFAULT_SENT_FILTER,
+                    peer_timeout: DEFAULT_PEER_TIMEOUT,
                 };
                 scope.spawn(move || {
                     check(
@@ -448,6 +450,7 @@ fn an_unreachable_peer_is_named_after_the_timeout() {
             workers: 1,
             connect_timeout: Duration::from_millis(500),
             sent_filter: DEFAULT_SENT_FILTER,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
         let Some(ClusterError::Peer {
@@ -491,6 +494,7 @@ fn bad_clusters_are_usage_errors() {
             workers,
             connect_timeout: Duration::from_secs(1),
             sent_filter,
+            peer_timeout: DEFAULT_PEER_TIMEOUT,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
         let Some(ClusterError::Usage(text)) = &error else {

@@ -4,111 +4,13 @@
 
 mod common;
 
+use common::cluster::{
+    finish, modelcheck, run, signal, start_processes, Hostfile, Processes, DEADLINE,
+    EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+};
 use common::field;
-use std::io::{BufRead, BufReader, Read};
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader};
 use std::time::{Duration, Instant};
-
-const EXIT_OK: i32 = 0;
-const EXIT_COUNTEREXAMPLE: i32 = 1;
-const EXIT_USAGE: i32 = 2;
-const EXIT_ERROR: i32 = 3;
-
-/// The longest any child may run before its test fails (a hang is a failure, not a wait).
-const DEADLINE: Duration = Duration::from_secs(120);
-
-/// Children of one test, killed on drop (a failed assertion included).
-struct Processes(Vec<Child>);
-
-impl Drop for Processes {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// The binary with `args`, stdin closed and both outputs piped.
-fn modelcheck(args: &[&str]) -> Command {
-    let mut command = common::modelcheck(args);
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    command
-}
-
-/// Waits for `child` until the deadline; returns its status, stdout and stderr.
-fn finish(child: &mut Child, deadline: Instant) -> (i32, String, String) {
-    let mut stdout = child.stdout.take().expect("piped");
-    let stderr = child.stderr.take();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(mut stderr) = stderr {
-            let _ = stderr.read_to_string(&mut s);
-        }
-        s
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code().unwrap_or(-1);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "a process did not end in time: a hang"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    (status, out.join().unwrap(), err.join().unwrap())
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let mut processes = Processes(vec![modelcheck(args).spawn().expect("start")]);
-    finish(&mut processes.0[0], Instant::now() + DEADLINE)
-}
-
-/// A hostfile of `n` free loopback ports, removed on drop.
-struct Hostfile {
-    path: PathBuf,
-    addresses: Vec<String>,
-}
-
-impl Hostfile {
-    fn new(name: &str, n: usize) -> Hostfile {
-        let listeners: Vec<TcpListener> = (0..n)
-            .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
-            .collect();
-        let addresses: Vec<String> = listeners
-            .iter()
-            .map(|l| l.local_addr().unwrap().to_string())
-            .collect();
-        let path = std::env::temp_dir().join(format!(
-            "modelcheck-test-{name}-{}-{}.txt",
-            std::process::id(),
-            addresses[0].replace([':', '.'], "_")
-        ));
-        std::fs::write(&path, addresses.join("\n") + "\n").expect("hostfile");
-        Hostfile { path, addresses }
-    }
-
-    fn path(&self) -> &str {
-        self.path.to_str().expect("UTF-8 path")
-    }
-}
-
-impl Drop for Hostfile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
 
 /// Done-when: `modelcheck 2pc 5 --local 2` reports 8,832 states and 58,145 transitions.
 #[test]
@@ -196,22 +98,7 @@ fn processes_with_a_hostfile_count_as_one() {
 #[test]
 fn a_killed_process_stops_the_others_with_its_name() {
     let hosts = Hostfile::new("kill", 3);
-    let mut processes = Processes(Vec::new());
-    for process in ["0", "1", "2"] {
-        let args = [
-            "2pc",
-            "9",
-            "--processes",
-            "3",
-            "--process",
-            process,
-            "--hostfile",
-            hosts.path(),
-            "--memory",
-            "128",
-        ];
-        processes.0.push(modelcheck(&args).spawn().expect("start"));
-    }
+    let mut processes = start_processes(&hosts, &["2pc", "9", "--memory", "128"]);
     // Process 0 prints a progress line once the search has run for a second: it is mid-run.
     let stderr = processes.0[0].stderr.take().expect("piped");
     let mut lines = BufReader::new(stderr).lines();
@@ -244,6 +131,7 @@ fn a_killed_process_stops_the_others_with_its_name() {
 #[test]
 fn bad_distribution_flags_are_usage_errors() {
     let hosts = Hostfile::new("usage", 2);
+    let inside_a_file = format!("{}/checkpoints", hosts.path());
     let cases: &[(&[&str], &str)] = &[
         (
             &[
@@ -293,8 +181,17 @@ fn bad_distribution_flags_are_usage_errors() {
             "takes 0 to 268435456 slots",
         ),
         (
-            &["2pc", "--local", "2", "--checkpoint", "/tmp/x"],
-            "distributed runs do not write checkpoints",
+            // A directory inside a file cannot be made.
+            &["2pc", "--local", "2", "--checkpoint", &inside_a_file],
+            "cannot write checkpoints to",
+        ),
+        (
+            &["2pc", "--peer-timeout", "5"],
+            "apply to distributed runs only",
+        ),
+        (
+            &["2pc", "--local", "2", "--peer-timeout", "0"],
+            "--peer-timeout",
         ),
         (
             &["2pc", "--sent-filter", "16"],
@@ -429,19 +326,12 @@ fn help_documents_the_distribution_flags() {
         "--local",
         "--connect-timeout",
         "--sent-filter",
+        "--peer-timeout",
+        "process-I-of-N.mcheckpt",
         "timely's -n",
     ] {
         assert!(out.contains(flag), "{flag} in:\n{out}");
     }
-}
-
-fn signal(child: &Child, name: &str) {
-    let status = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(child.id().to_string())
-        .status()
-        .expect("kill");
-    assert!(status.success());
 }
 
 /// SIGINT to every process mid-run: each stops at a level boundary with the interrupted report
@@ -449,22 +339,7 @@ fn signal(child: &Child, name: &str) {
 #[test]
 fn an_interrupt_reports_every_process() {
     let hosts = Hostfile::new("interrupt", 2);
-    let mut processes = Processes(Vec::new());
-    for process in ["0", "1"] {
-        let args = [
-            "2pc",
-            "9",
-            "--processes",
-            "2",
-            "--process",
-            process,
-            "--hostfile",
-            hosts.path(),
-            "--memory",
-            "128",
-        ];
-        processes.0.push(modelcheck(&args).spawn().expect("start"));
-    }
+    let mut processes = start_processes(&hosts, &["2pc", "9", "--memory", "128"]);
     let stderr = processes.0[0].stderr.take().expect("piped");
     let mut lines = BufReader::new(stderr).lines();
     let first = lines.next().expect("a progress line").expect("UTF-8");
@@ -486,28 +361,40 @@ fn an_interrupt_reports_every_process() {
     assert!(reports[0].0 < 10_340_352);
 }
 
-/// SIGTERM to a `--local` launcher reaches its processes: one interrupted report, exit 5.
+/// SIGTERM to a `--local` launcher reaches its processes, and so does a terminal's Ctrl-C
+/// (SIGINT to the launcher's whole process group), which reaches them once: one interrupted
+/// report, exit 5.
 #[test]
 fn local_passes_an_interrupt_on() {
-    let mut processes = Processes(vec![modelcheck(&[
-        "2pc", "9", "--local", "2", "--memory", "128",
-    ])
-    .spawn()
-    .expect("start")]);
-    let stderr = processes.0[0].stderr.take().expect("piped");
-    let mut lines = BufReader::new(stderr).lines();
-    let first = lines.next().expect("a progress line").expect("UTF-8");
-    assert!(first.contains("depth"), "{first}");
-    let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
-    signal(&processes.0[0], "TERM");
-    let (status, out, err) = finish(
-        &mut processes.0[0],
-        Instant::now() + Duration::from_secs(60),
-    );
-    drain.join().unwrap();
-    assert_eq!(status, 5, "{out}{err}");
-    assert!(
-        out.contains("interrupted") && out.contains("cluster: 2 processes"),
-        "{out}"
-    );
+    for to_the_group in [false, true] {
+        let mut command = modelcheck(&["2pc", "9", "--local", "2", "--memory", "128"]);
+        // A terminal's foreground group of its own, as a shell gives the launcher.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut processes = Processes(vec![command.spawn().expect("start")]);
+        let stderr = processes.0[0].stderr.take().expect("piped");
+        let mut lines = BufReader::new(stderr).lines();
+        let first = lines.next().expect("a progress line").expect("UTF-8");
+        assert!(first.contains("depth"), "{first}");
+        let drain = std::thread::spawn(move || lines.map_while(Result::ok).count());
+        if to_the_group {
+            let group = format!("-{}", processes.0[0].id());
+            let status = std::process::Command::new("kill")
+                .args(["-INT", "--", &group])
+                .status()
+                .expect("kill");
+            assert!(status.success());
+        } else {
+            signal(&processes.0[0], "TERM");
+        }
+        let (status, out, err) = finish(
+            &mut processes.0[0],
+            Instant::now() + Duration::from_secs(60),
+        );
+        drain.join().unwrap();
+        assert_eq!(status, 5, "group {to_the_group}: {out}{err}");
+        assert!(
+            out.contains("interrupted") && out.contains("cluster: 2 processes"),
+            "group {to_the_group}: {out}"
+        );
+    }
 }

@@ -1,10 +1,13 @@
 //! The distributed checker's command-line flags (a `#[command(flatten)]` group of the
 //! `modelcheck` parser) and the run they start.
 
+use super::checkpoint::{read_headers, DistCheckpoints};
 use super::{
-    check, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER,
+    check_with_checkpoints, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_SENT_FILTER,
 };
 use crate::bfs::Options;
+use crate::checkpoint::{CheckpointError, Header};
 use crate::cli::{usage_error, Cli, EXIT_ERROR, EXIT_USAGE};
 use crate::model::Model;
 use crate::models::{with_model, WithModel};
@@ -51,6 +54,13 @@ pub struct DistArgs {
     /// error [default: 30].
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub connect_timeout: Option<u64>,
+    /// Seconds a peer process may send nothing while this one waits for it (stopped, hung, a
+    /// frozen machine) before the run stops with an error that names it. Waiting processes
+    /// send a heartbeat every quarter of it; it must exceed the longest pause of a peer's
+    /// search (a checkpoint write gets four times this process's own write time more)
+    /// [default: 60].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub peer_timeout: Option<u64>,
     /// Slots (16 bytes each, rounded up to a power of two) of each worker's filter of the
     /// successors it placed: a duplicate it remembers is not sent or looked up again. Changes no result; 0
     /// turns it off [default: 65536].
@@ -110,11 +120,32 @@ impl DistArgs {
                 workers,
                 connect_timeout: DEFAULT_CONNECT_TIMEOUT,
                 sent_filter: DEFAULT_SENT_FILTER,
+                peer_timeout: super::DEFAULT_PEER_TIMEOUT,
             },
         };
         cluster.connect_timeout = self.connect_timeout();
+        cluster.peer_timeout = self
+            .peer_timeout
+            .map_or(super::DEFAULT_PEER_TIMEOUT, Duration::from_secs);
         cluster.sent_filter = self.sent_filter.unwrap_or(DEFAULT_SENT_FILTER);
         Ok(cluster)
+    }
+}
+
+impl DistArgs {
+    /// The header of the checkpoint parts in `dir` that this run resumes: every process's
+    /// (`--local N`), or this process's (`--processes N --process I`, `--workers W`), each part
+    /// checked to be there, of this N, process and workers, and of one level.
+    pub fn resume_header(&self, dir: &std::path::Path) -> Result<Header, CheckpointError> {
+        let workers = self.workers.unwrap_or(1);
+        match (self.local, self.processes, self.process) {
+            (Some(n), _, _) => read_headers(dir, n, None, workers),
+            (None, Some(n), Some(i)) if i < n => read_headers(dir, n, Some(i), workers),
+            (None, Some(n), Some(i)) => Err(CheckpointError::Mismatch(format!(
+                "--process {i} is out of range for --processes {n}"
+            ))),
+            _ => read_headers(dir, 1, Some(0), workers),
+        }
     }
 }
 
@@ -127,13 +158,6 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let checkpoint = &cli.check.checkpoint;
-    if checkpoint.checkpoint.is_some() || checkpoint.resume.is_some() {
-        let message = "--checkpoint and --resume are for single-process runs: distributed runs \
-                       do not write checkpoints yet";
-        let _ = write!(err, "{}", usage_error(message));
-        return EXIT_USAGE;
-    }
     if let Some(processes) = cli.dist.local {
         return local::launch(processes, argv, options.stop.as_deref(), out, err);
     }
@@ -144,9 +168,20 @@ pub fn run(
             return EXIT_USAGE;
         }
     };
+    let flags = &cli.check.checkpoint;
+    let checkpoints = DistCheckpoints {
+        save_to: flags.checkpoint.clone(),
+        every: Duration::from_secs_f64(
+            flags
+                .checkpoint_every
+                .unwrap_or(crate::cli::DEFAULT_CHECKPOINT_SECS),
+        ),
+        resume_from: flags.resume.clone(),
+    };
     let visit = Distributed {
         options,
         cluster,
+        checkpoints,
         out,
         err,
     };
@@ -162,6 +197,7 @@ pub fn run(
 struct Distributed<'a> {
     options: Options,
     cluster: Cluster,
+    checkpoints: DistCheckpoints,
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
 }
@@ -176,11 +212,17 @@ impl WithModel for Distributed<'_> {
         let Distributed {
             options,
             cluster,
+            checkpoints,
             out,
             err,
         } = self;
         let model = std::sync::Arc::new(model);
-        match check(std::sync::Arc::clone(&model), &options, &cluster) {
+        match check_with_checkpoints(
+            std::sync::Arc::clone(&model),
+            &options,
+            &cluster,
+            &checkpoints,
+        ) {
             Ok(report) => report::print(&*model, &options, &report, out),
             Err(ClusterError::Usage(message)) => {
                 let _ = write!(err, "{}", usage_error(&message));

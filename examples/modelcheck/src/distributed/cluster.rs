@@ -41,6 +41,9 @@ pub struct Cluster {
     /// (0: no filter), at most [`crate::distributed::sent::MAX_SLOTS`]. It changes no result,
     /// only what is sent; the processes may differ in it.
     pub sent_filter: usize,
+    /// How long a peer process may send nothing while this one waits for it, before the run
+    /// stops with an error that names it ([`crate::distributed::watchdog`]).
+    pub peer_timeout: Duration,
 }
 
 /// Why a distributed run stopped without a result.
@@ -115,6 +118,7 @@ impl Cluster {
             workers,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             sent_filter: DEFAULT_SENT_FILTER,
+            peer_timeout: crate::distributed::DEFAULT_PEER_TIMEOUT,
         };
         cluster.validate()?;
         Ok(cluster)

@@ -5,7 +5,14 @@
 //! --hostfile F`. Their stderr is forwarded line by line, prefixed with the process; every
 //! process prints the same report, and the launcher prints process 0's. The children are killed
 //! if the launcher stops early (its guard's drop), and none of them waits forever on another:
-//! an unreachable or lost peer ends each with an error.
+//! an unreachable, lost or silent peer ends each with an error. Once one process has ended with
+//! an error, the others get [`SURVIVOR_GRACE`] to end by themselves (they see it go within
+//! [`super::wire::LOST_PEER_GRACE`]); one still running then (a stopped process, or one still
+//! connecting to the failed one) is killed and named.
+//!
+//! The children run in their own process group, so that a Ctrl-C in a terminal reaches the
+//! launcher only, which passes one SIGTERM on: a second signal to a child would end it at once,
+//! without its report.
 
 use crate::cli::{EXIT_ERROR, EXIT_USAGE};
 use std::ffi::OsString;
@@ -14,7 +21,10 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the other processes may run on after one ended with an error.
+pub const SURVIVOR_GRACE: Duration = Duration::from_secs(10);
 
 /// The children, killed and reaped on drop unless they have been waited for.
 struct Children(Vec<Child>);
@@ -111,7 +121,10 @@ pub fn launch(
     let mut forwarders = Vec::new();
     let mut readers = Vec::new();
     for process in 0..processes {
-        let spawned = Command::new(&exe)
+        let mut command = Command::new(&exe);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let spawned = command
             .args(&rest)
             .arg("--processes")
             .arg(processes.to_string())
@@ -151,13 +164,32 @@ pub fn launch(
     }
     let mut statuses: Vec<Option<i32>> = vec![None; processes];
     let mut forwarded = false;
+    let mut failed: Option<(usize, Instant)> = None;
     while statuses.iter().any(Option::is_none) {
-        for (child, status) in children.0.iter_mut().zip(&mut statuses) {
+        for (i, (child, status)) in children.0.iter_mut().zip(&mut statuses).enumerate() {
             if status.is_none() {
                 match child.try_wait() {
                     Ok(Some(s)) => *status = Some(s.code().unwrap_or(EXIT_ERROR)),
                     Ok(None) => {}
                     Err(_) => *status = Some(EXIT_ERROR),
+                }
+                if matches!(*status, Some(EXIT_ERROR | EXIT_USAGE)) && failed.is_none() {
+                    failed = Some((i, Instant::now()));
+                }
+            }
+        }
+        if let Some((first, at)) = failed.filter(|(_, at)| at.elapsed() > SURVIVOR_GRACE) {
+            for (i, (child, status)) in children.0.iter_mut().zip(&mut statuses).enumerate() {
+                if status.is_none() {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    *status = Some(EXIT_ERROR);
+                    let _ = writeln!(
+                        err,
+                        "error: --local: process {i} was still running {:.0} s after process \
+                         {first} failed (stopped or hung): killed",
+                        at.elapsed().as_secs_f64()
+                    );
                 }
             }
         }

@@ -102,6 +102,8 @@ pub struct Summary<S> {
     pub full: Option<WireFull>,
     /// Its process was asked to stop (SIGINT, SIGTERM).
     pub interrupted: bool,
+    /// Its process's `--checkpoint-every` has passed since its last checkpoint.
+    pub checkpoint_due: bool,
     /// It cannot go on for another reason.
     pub error: Option<String>,
     /// Its totals.
@@ -159,6 +161,10 @@ pub enum Control<S> {
     /// neither sent nor inserted (its filter's drops, steps back to the state itself); the
     /// owner counts them among the successors it looked up, as one process would.
     Dropped(u64),
+    /// A waiting worker is alive ([`super::watchdog`]); it asks for nothing.
+    Heartbeat,
+    /// Whether the sender wrote its checkpoint part (each part is kept only if all were).
+    Written(bool),
     /// The link of one state: its parent's worker and index (at level 0: `u16::MAX` and the
     /// initial state's index), and its step's position.
     Link {

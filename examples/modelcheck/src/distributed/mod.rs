@@ -11,7 +11,9 @@
 //! counterexample is rebuilt across the workers' link logs and replayed before it is returned.
 //!
 //! ```no_run
-//! use modelcheck::distributed::{check, Cluster, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER};
+//! use modelcheck::distributed::{
+//!     check, Cluster, DEFAULT_CONNECT_TIMEOUT, DEFAULT_PEER_TIMEOUT, DEFAULT_SENT_FILTER,
+//! };
 //! use modelcheck::models::two_phase::TwoPhase;
 //! use modelcheck::Options;
 //!
@@ -22,6 +24,7 @@
 //!     workers: 1,
 //!     connect_timeout: DEFAULT_CONNECT_TIMEOUT,
 //!     sent_filter: DEFAULT_SENT_FILTER,
+//!     peer_timeout: DEFAULT_PEER_TIMEOUT,
 //! };
 //! let report = check(TwoPhase::new(5)?, &Options::default(), &cluster)?;
 //! assert_eq!(report.report.stats.states, 8_832);
@@ -32,17 +35,21 @@
 
 pub mod args;
 pub mod batches;
+pub mod checkpoint;
 pub mod cluster;
 pub mod local;
 pub mod messages;
 pub mod report;
 pub mod search;
 pub mod sent;
+pub mod watchdog;
 pub mod wire;
 
+pub use checkpoint::DistCheckpoints;
 pub use cluster::{
     Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER, MAX_WORKERS,
 };
+pub use watchdog::DEFAULT_PEER_TIMEOUT;
 
 use crate::bfs::Options;
 use crate::model::Model;
@@ -115,8 +122,9 @@ pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
 /// `options.threads` and `options.schedule` are not used (the workers are the threads).
 ///
 /// Errors: a bad cluster or processes that disagree on the run ([`ClusterError::Usage`]), a peer
-/// not reached within `cluster.connect_timeout` or lost mid-run ([`ClusterError::Peer`], which
-/// names it: this process stops instead of waiting), a failure of this process
+/// not reached within `cluster.connect_timeout`, lost mid-run, or silent for
+/// `cluster.peer_timeout` while this process waits for it ([`ClusterError::Peer`], which names
+/// it: this process stops instead of waiting), a failure of this process
 /// ([`ClusterError::Other`]). A full visited set on any process is not an error here: every
 /// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the `--memory`
 /// to use.
@@ -129,9 +137,63 @@ where
     M: Model,
     M::State: Serialize + DeserializeOwned,
 {
+    check_with_checkpoints(model, options, cluster, &DistCheckpoints::default())
+}
+
+/// [`check`] with checkpoints ([`checkpoint`]): every worker of this process reads its part
+/// from `checkpoints.resume_from` before any peer is contacted (the resumed run reports what an
+/// uninterrupted one reports), and saves its part to `checkpoints.save_to` at the level
+/// boundaries every worker agrees on.
+///
+/// Errors, as [`check`]'s, and before any connection: a part of another run, N, process,
+/// model, size, mode or options (a [`ClusterError::Usage`]), a missing or unreadable part, a
+/// `save_to` that cannot be written. Processes whose parts are of different levels refuse each
+/// other in their handshake (a usage error).
+pub fn check_with_checkpoints<M>(
+    model: impl Into<Arc<M>>,
+    options: &Options,
+    cluster: &Cluster,
+    checkpoints: &DistCheckpoints,
+) -> Result<DistributedReport<M>, ClusterError>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
     let model: Arc<M> = model.into();
     cluster.validate()?;
     let workers = cluster.workers;
+    let peers = cluster.processes() * workers;
+    let parts = || checkpoint::parts_of(cluster.process, cluster.processes(), workers);
+    let checkpoint_error = |e: crate::checkpoint::CheckpointError| match e {
+        crate::checkpoint::CheckpointError::Unreadable(why) => ClusterError::Other(why),
+        other => ClusterError::Usage(other.to_string()),
+    };
+    if let Some(dir) = &checkpoints.save_to {
+        for part in parts() {
+            checkpoint::check_save_dir(dir, part).map_err(checkpoint_error)?;
+        }
+    }
+    let mut description = run_description(&*model, options);
+    let mut resumed = Vec::with_capacity(workers);
+    if let Some(dir) = &checkpoints.resume_from {
+        checkpoint::read_headers(dir, cluster.processes(), Some(cluster.process), workers)
+            .map_err(checkpoint_error)?;
+        for part in parts() {
+            let r = checkpoint::read_part(dir, part, &*model, options, peers)
+                .map_err(checkpoint_error)?;
+            resumed.push(Some(r));
+        }
+        // Parts of different levels must not meet: the handshake compares this.
+        if let Some(Some(r)) = resumed.first() {
+            description += &format!(
+                " resumed-depth={} states={}",
+                r.header.depth, r.header.states
+            );
+        }
+    } else {
+        resumed.resize_with(workers, || None);
+    }
+    let resumed = Arc::new(std::sync::Mutex::new(resumed));
     let traffic = Arc::new(Traffic::default());
     let (builders, comms) = if cluster.processes() == 1 {
         let (builders, _) = timely::CommunicationConfig::Process(workers)
@@ -139,7 +201,7 @@ where
             .map_err(ClusterError::Other)?;
         (builders, None)
     } else {
-        let streams = cluster.connect(&run_description(&*model, options))?;
+        let streams = cluster.connect(&description)?;
         let mut counted = Vec::new();
         for (peer, stream) in streams.into_iter().enumerate() {
             counted.push(match stream {
@@ -163,6 +225,8 @@ where
     };
 
     let sent_filter = cluster.sent_filter;
+    let peer_timeout = cluster.peer_timeout;
+    let checkpoints = checkpoints.clone();
     let shared_model = Arc::clone(&model);
     let shared_traffic = Arc::clone(&traffic);
     let options = options.clone();
@@ -177,8 +241,15 @@ where
                 workers,
                 traffic: &shared_traffic,
                 sent_filter,
+                peer_timeout,
+                checkpoints: &checkpoints,
             };
-            let result = search::run(worker, &setup);
+            let part = resumed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_mut(worker.index() % workers)
+                .and_then(Option::take);
+            let result = search::run(worker, &setup, part);
             if result.is_err() {
                 // Let the peers know at once, and end this worker without waiting for
                 // progress that will not come.

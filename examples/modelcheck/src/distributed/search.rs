@@ -17,11 +17,14 @@
 //! owner to ask; then the process's first worker replays the path against the model.
 
 use super::batches::Batches;
+use super::checkpoint::{settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress};
 use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
 use super::sent::SentFilter;
+use super::watchdog::Watchdog;
 use super::wire::Traffic;
 use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
+use crate::checkpoint::{Part, Saved};
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure};
 use crate::visited::Storage;
@@ -29,7 +32,7 @@ use crate::visited::{Mode, TableFull, Visited};
 use crate::Report;
 use searchcache::StateHash;
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -56,16 +59,32 @@ const POLL: Duration = Duration::from_millis(20);
 /// The message of a run that lost a peer (the peer itself is in [`Traffic::fault`]).
 const LOST: &str = "a peer was lost";
 
-/// Steps `worker` until `probe` has passed `epoch`; `Err` when a peer is lost meanwhile.
-fn wait_for(
+/// Control messages waiting to be sent, to their worker.
+type Outbox<S> = RefCell<InputHandle<u64, CapacityContainerBuilder<Vec<(u16, Control<S>)>>>>;
+
+/// Steps `worker` until `probe` has passed `epoch`, sending heartbeats through `control` to
+/// the other processes meanwhile; `Err` when a peer is lost, or silent for the watchdog's
+/// timeout.
+fn wait_for<S: Clone + 'static>(
     worker: &mut Worker,
     probe: &ProbeHandle<u64>,
     epoch: u64,
     traffic: &Traffic,
+    watch: &Watchdog<'_>,
+    control: &Outbox<S>,
+    workers: usize,
 ) -> Result<(), String> {
     while probe.less_than(&epoch) {
-        if traffic.fault().is_some() {
+        if traffic.fault().is_some() || watch.silent_peer().is_some() {
             return Err(LOST.into());
+        }
+        let beats = watch.beat_due();
+        if !beats.is_empty() {
+            let mut control = control.borrow_mut();
+            for process in beats {
+                control.send(((process * workers) as u16, Control::Heartbeat));
+            }
+            control.flush();
         }
         worker.step_or_park(Some(POLL));
     }
@@ -84,15 +103,21 @@ pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<Sta
     Ok(StateHash::portable(buffer))
 }
 
-/// One level's trace links of one worker, in the order of its part of the level.
-#[derive(Default)]
-struct Links {
-    parent_worker: Vec<u16>,
-    parent: Vec<u32>,
-    ordinal: Vec<u16>,
+/// One level's trace links of one worker, in the order of its part of the level: for each
+/// state, its parent's worker and index in its level, and its step's position.
+#[derive(Default, Serialize, Deserialize)]
+pub struct Links {
+    pub(super) parent_worker: Vec<u16>,
+    pub(super) parent: Vec<u32>,
+    pub(super) ordinal: Vec<u16>,
 }
 
 impl Links {
+    /// Whether the three columns have one entry per state (a checkpoint read back).
+    pub fn consistent(&self) -> bool {
+        self.parent_worker.len() == self.parent.len() && self.ordinal.len() == self.parent.len()
+    }
+
     fn push(&mut self, parent_worker: u16, parent: u32, ordinal: u16) {
         self.parent_worker.push(parent_worker);
         self.parent.push(parent);
@@ -223,11 +248,19 @@ pub struct Setup<'a, M: Model> {
     pub traffic: &'a Traffic,
     /// Slots of each worker's [`SentFilter`] (0: none).
     pub sent_filter: usize,
+    /// How long a peer process may send nothing while this one waits for it.
+    pub peer_timeout: Duration,
+    /// Where and when to save checkpoints (the resumed parts come to [`run`] apart).
+    pub checkpoints: &'a DistCheckpoints,
 }
 
-/// Runs one worker's part of the search. Returns the report on the process's first worker
-/// (`None` on the others), or an error message.
-pub fn run<M>(worker: &mut Worker, setup: &Setup<'_, M>) -> Result<Option<WorkerResult<M>>, String>
+/// Runs one worker's part of the search, from its checkpoint part `resumed` if given. Returns
+/// the report on the process's first worker (`None` on the others), or an error message.
+pub fn run<M>(
+    worker: &mut Worker,
+    setup: &Setup<'_, M>,
+    resumed: Option<Resumed<M::State>>,
+) -> Result<Option<WorkerResult<M>>, String>
 where
     M: Model,
     M::State: Serialize + DeserializeOwned,
@@ -239,12 +272,24 @@ where
         workers,
         traffic,
         sent_filter,
+        peer_timeout,
+        checkpoints,
     } = *setup;
     let me = worker.index();
     let peers = worker.peers();
     let first_of_process = me.is_multiple_of(workers);
     let memory = (options.memory_bytes / workers).max(1);
-    let visited = Visited::new(options.mode, memory, options.hashes)?;
+    let (visited, resumed) = match resumed {
+        Some(r) => (r.visited, Some((r.header, r.progress))),
+        None => (Visited::new(options.mode, memory, options.hashes)?, None),
+    };
+    let watch = Watchdog::new(traffic, peer_timeout, me / workers, peers / workers);
+    let part = Part {
+        process: (me / workers) as u32,
+        processes: (peers / workers) as u32,
+        worker: (me % workers) as u32,
+        workers: workers as u32,
+    };
     // The exact set tells states apart by value; the others by their key alone.
     let mut sent = SentFilter::new(sent_filter, options.mode == Mode::Exact)?;
     let mut dropped_for = vec![0u64; peers];
@@ -267,8 +312,7 @@ where
     let inbox: Inbox<M::State> = Rc::default();
     let mut states_in =
         InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
-    let mut control_in =
-        InputHandle::<u64, CapacityContainerBuilder<Vec<(u16, Control<M::State>)>>>::new();
+    let control_in: Outbox<M::State> = RefCell::new(InputHandle::new());
     let states_probe = ProbeHandle::new();
     let control_probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
@@ -310,6 +354,7 @@ where
             .probe_with(&states_probe);
         let deliver_to = Rc::clone(&inbox);
         control_in
+            .borrow_mut()
             .to_stream(scope)
             .exchange(|(to, _): &(u16, Control<M::State>)| *to as u64)
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(Pipeline, "Deliver", |_, _| {
@@ -330,12 +375,23 @@ where
     let mut round = |worker: &mut Worker,
                      messages: Vec<(u16, Control<M::State>)>|
      -> Result<Vec<Control<M::State>>, String> {
-        for message in messages {
-            control_in.send(message);
+        {
+            let mut control = control_in.borrow_mut();
+            for message in messages {
+                control.send(message);
+            }
+            control_epoch += 1;
+            control.advance_to(control_epoch);
         }
-        control_epoch += 1;
-        control_in.advance_to(control_epoch);
-        wait_for(worker, &control_probe, control_epoch, traffic)?;
+        wait_for(
+            worker,
+            &control_probe,
+            control_epoch,
+            traffic,
+            &watch,
+            &control_in,
+            workers,
+        )?;
         let mut inbox = inbox.borrow_mut();
         let (now, later): (Vec<_>, Vec<_>) = inbox
             .drain(..)
@@ -350,20 +406,6 @@ where
     let deadlock_is_error = options.deadlock && model.deadlock_is_error();
     let mut buffer = Vec::new();
     let mut error: Option<String> = None;
-    // Level 0: the initial states this worker owns.
-    for (i, state) in model.initial_states().into_iter().enumerate() {
-        match portable_key(&state, &mut buffer) {
-            Ok(key) if key.owner(peers) == me => {
-                let i = u32::try_from(i).unwrap_or(u32::MAX);
-                owned.borrow_mut().insert(key, state, INITIAL, i, 0);
-            }
-            Ok(_) => {}
-            Err(e) => {
-                error.get_or_insert(e);
-            }
-        }
-    }
-
     let mut log: Vec<Links> = Vec::new();
     let mut stats = Stats::default();
     let mut totals = Totals::default();
@@ -373,6 +415,50 @@ where
     let mut last: Vec<Summary<M::State>> = Vec::new();
     let mut frontier: Vec<M::State> = Vec::new();
     let mut level = 0usize;
+    match resumed {
+        // Level 0: the initial states this worker owns.
+        None => {
+            for (i, state) in model.initial_states().into_iter().enumerate() {
+                match portable_key(&state, &mut buffer) {
+                    Ok(key) if key.owner(peers) == me => {
+                        let i = u32::try_from(i).unwrap_or(u32::MAX);
+                        owned.borrow_mut().insert(key, state, INITIAL, i, 0);
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        // The saved level goes back where a level's arrivals wait, so that the loop replays
+        // its summary round and every worker takes the same decisions as before.
+        Some((_, saved)) => {
+            let mut saved_log = saved.log;
+            let links = saved_log.pop().unwrap_or_default();
+            let mut o = owned.borrow_mut();
+            o.looked_up = saved.totals.looked_up;
+            totals = saved.totals;
+            totals.states -= saved.frontier.len() as u64;
+            o.next = saved.frontier;
+            o.links = links;
+            log = saved_log;
+            level = saved.level as usize;
+            process_frontier = saved.process_frontier;
+            dropped_for = saved.dropped_for;
+            stats.states = saved.states_before;
+            stats.depth = level.saturating_sub(1);
+            stats.elapsed_before = Duration::from_nanos(saved.elapsed_nanos);
+            stats.resumed_from = Some(level);
+        }
+    }
+    // With checkpoints, a stop request lets the level finish, so that it can be saved whole.
+    let finish_level = checkpoints.save_to.is_some();
+    let mut last_saved = Instant::now();
+    let mut saved = Saved {
+        path: checkpoints.save_to.clone(),
+        ..Saved::default()
+    };
     let mut deadlock: Option<(u32, M::State)> = None;
     let mut successors = Vec::new();
     let stopped = || {
@@ -407,6 +493,7 @@ where
             violation,
             full: owned.borrow().full.clone(),
             interrupted,
+            checkpoint_due: finish_level && last_saved.elapsed() >= checkpoints.every,
             error: error.clone(),
             totals: totals.clone(),
         };
@@ -429,7 +516,7 @@ where
             );
         }
         let width: u64 = summaries.iter().map(|s| s.new_states).sum();
-        interrupted_midway = level > 0 && summaries.iter().any(|s| s.interrupted);
+        interrupted_midway = level > 0 && !finish_level && summaries.iter().any(|s| s.interrupted);
         stats.states += width;
         for (p, frontier_peak) in process_frontier.iter_mut().enumerate() {
             let part: u64 = summaries[p * workers..(p + 1) * workers]
@@ -506,6 +593,44 @@ where
             );
             break (Verdict::Error(message), None);
         }
+        let at_depth_limit = options.max_depth.is_some_and(|max| level >= max);
+        let save_now = last.iter().any(|s| s.interrupted || s.checkpoint_due) || at_depth_limit;
+        if let (Some(dir), true) = (&checkpoints.save_to, save_now && width > 0) {
+            let progress = WorkerProgress {
+                level: level as u64,
+                states_before: stats.states - width,
+                elapsed_nanos: (stats.elapsed_before + started.elapsed()).as_nanos() as u64,
+                totals: totals.clone(),
+                process_frontier: process_frontier.clone(),
+                dropped_for: dropped_for.clone(),
+                log: std::mem::take(&mut log),
+                frontier: std::mem::take(&mut frontier),
+            };
+            let writing = Instant::now();
+            let written = write_part(
+                dir,
+                part,
+                model,
+                options,
+                stats.states,
+                &progress,
+                &owned.borrow().visited,
+            );
+            let took = writing.elapsed();
+            (log, frontier) = (progress.log, progress.frontier);
+            // Every part is renamed into place only once every worker has written its own.
+            watch.set_grace(took * 4);
+            let answers = round(worker, broadcast(Control::Written(written.is_ok())))?;
+            watch.set_grace(Duration::ZERO);
+            let all = answers
+                .iter()
+                .filter(|c| matches!(c, Control::Written(true)))
+                .count()
+                == peers;
+            let states = (stats.states, totals.states);
+            settle_part(dir, part, level, states, written, all, took, &mut saved);
+            last_saved = Instant::now();
+        }
         if last.iter().any(|s| s.interrupted) {
             // Whole levels only: the one being generated when the signal came is not counted.
             if interrupted_midway {
@@ -517,7 +642,7 @@ where
         if width == 0 {
             break (Verdict::Complete, None);
         }
-        if options.max_depth.is_some_and(|max| level >= max) {
+        if at_depth_limit {
             break (Verdict::DepthLimit, None);
         }
 
@@ -603,7 +728,7 @@ where
                 if traffic.fault().is_some() {
                     return Err(LOST.into());
                 }
-                if stopped() {
+                if stopped() && !finish_level {
                     interrupted = true;
                     break;
                 }
@@ -614,7 +739,15 @@ where
         interrupted |= stopped();
         level += 1;
         states_in.advance_to(level as u64);
-        wait_for(worker, &states_probe, level as u64, traffic)?;
+        wait_for(
+            worker,
+            &states_probe,
+            level as u64,
+            traffic,
+            &watch,
+            &control_in,
+            workers,
+        )?;
     };
     drop(frontier);
 
@@ -765,7 +898,7 @@ where
             stats,
             verdict,
             storage: Some(union),
-            checkpoints: None,
+            checkpoints: checkpoints.save_to.is_some().then_some(saved),
         },
         processes,
     }))

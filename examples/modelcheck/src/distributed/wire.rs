@@ -16,10 +16,11 @@ use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use timely::communication::allocator::zero_copy::stream::Stream;
 
 /// How long a process that lost a peer keeps its own connections open before it leaves.
-pub const LOST_PEER_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+pub const LOST_PEER_GRACE: Duration = Duration::from_secs(2);
 
 /// What one process's sockets carried, and the first fault they saw.
 #[derive(Default, Debug)]
@@ -29,6 +30,8 @@ pub struct Traffic {
     fault: Mutex<Option<(usize, String)>>,
     faulted: AtomicBool,
     sockets: Mutex<Vec<TcpStream>>,
+    /// When bytes last came from each peer process (by index; `None`: not yet).
+    heard: Mutex<Vec<Option<Instant>>>,
 }
 
 impl Traffic {
@@ -49,6 +52,20 @@ impl Traffic {
             return None;
         }
         self.fault.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// How long ago bytes last came from process `peer` over its socket, if they ever did.
+    pub fn silent_for(&self, peer: usize) -> Option<Duration> {
+        let heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
+        heard.get(peer).copied().flatten().map(|at| at.elapsed())
+    }
+
+    fn heard_from(&self, peer: usize) {
+        let mut heard = self.heard.lock().unwrap_or_else(|e| e.into_inner());
+        if heard.len() <= peer {
+            heard.resize(peer + 1, None);
+        }
+        heard[peer] = Some(Instant::now());
     }
 
     /// Keeps a handle of a socket, for [`close_all`](Self::close_all).
@@ -176,6 +193,9 @@ impl Read for Counted {
                 "closed its connection mid-run (it exited or was killed)".into(),
             ),
             Ok(n) => {
+                if n > 0 {
+                    self.traffic.heard_from(self.peer);
+                }
                 self.frames.follow(&buf[..n]);
                 self.traffic.received.fetch_add(n as u64, Ordering::Relaxed);
                 Ok(n)

@@ -1,6 +1,8 @@
 //! Helpers shared by the package's tests (each test file uses some of them).
 #![allow(dead_code)]
 
+pub mod cluster;
+
 use modelcheck::cli;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -23,6 +25,16 @@ pub fn field(report: &str, key: &str) -> u64 {
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("no `{key}` in the report:\n{report}"))
+}
+
+/// The depth a resumed run started from.
+pub fn resumed_from(report: &str) -> u64 {
+    report
+        .split("resumed: from a checkpoint at depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("not resumed:\n{report}"))
 }
 
 /// The lines of a printed trace: "k: action state".

@@ -1,0 +1,102 @@
+//! The peer watchdog: a process that stops responding without dying (SIGSTOP, a hang, a
+//! machine that froze) ends the run with an error that names it, instead of a wait forever.
+//!
+//! A waiting worker (its part of a level expanded, or a control round sent) sends a heartbeat
+//! through timely's control stream to the first worker of every other process every quarter
+//! of `--peer-timeout`; a working one sends successors and timely's progress messages. So a
+//! healthy peer's socket carries bytes at least every quarter timeout while this process
+//! waits for it. When, while waiting, no byte has come from a peer process for the whole
+//! timeout, the watchdog records it as the run's fault ([`Traffic::record`]) and the worker
+//! stops with it named, as for a peer that died.
+//!
+//! What it does not tell apart: a peer whose one step takes longer than the timeout without
+//! sending anything (256 states' successors, or writing its checkpoint part: the wait after a
+//! checkpoint allows four times this process's own write time more) is reported as hung. The
+//! timeout must exceed such pauses.
+
+use super::wire::Traffic;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+/// The default `--peer-timeout`.
+pub const DEFAULT_PEER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The watch of one worker over the other processes.
+pub struct Watchdog<'a> {
+    traffic: &'a Traffic,
+    timeout: Duration,
+    process: usize,
+    processes: usize,
+    started: Instant,
+    last_beat: Cell<Instant>,
+    last_check: Cell<Instant>,
+    grace: Cell<Duration>,
+}
+
+/// How often a waiting worker looks at its peers' silence (a wait steps far more often).
+const CHECK_EVERY: Duration = Duration::from_millis(50);
+
+impl<'a> Watchdog<'a> {
+    /// The watch of process `process` of `processes` over its peers, whose sockets `traffic`
+    /// counts.
+    pub fn new(traffic: &'a Traffic, timeout: Duration, process: usize, processes: usize) -> Self {
+        let now = Instant::now();
+        Watchdog {
+            traffic,
+            timeout,
+            process,
+            processes,
+            started: now,
+            last_beat: Cell::new(now),
+            last_check: Cell::new(now),
+            grace: Cell::new(Duration::ZERO),
+        }
+    }
+
+    /// The other processes, whose first workers get the heartbeats, when one is due now (a
+    /// quarter of the timeout after the last); empty otherwise.
+    pub fn beat_due(&self) -> Vec<usize> {
+        let interval = (self.timeout / 4).max(Duration::from_millis(50));
+        if self.processes < 2 || self.last_beat.get().elapsed() < interval {
+            return Vec::new();
+        }
+        self.last_beat.set(Instant::now());
+        (0..self.processes).filter(|&p| p != self.process).collect()
+    }
+
+    /// Extra time the peers get on top of the timeout (while they write a checkpoint).
+    pub fn set_grace(&self, grace: Duration) {
+        self.grace.set(grace);
+    }
+
+    /// A peer process that has sent nothing for the timeout (and the grace), counted from the
+    /// start for one never heard from; it is recorded as the traffic's fault. Looks at most
+    /// every 50 ms (`None` in between).
+    #[must_use]
+    pub fn silent_peer(&self) -> Option<usize> {
+        if self.processes < 2 || self.last_check.get().elapsed() < CHECK_EVERY {
+            return None;
+        }
+        self.last_check.set(Instant::now());
+        let limit = self.timeout + self.grace.get();
+        let since_start = self.started.elapsed();
+        for peer in (0..self.processes).filter(|&p| p != self.process) {
+            let silent = self
+                .traffic
+                .silent_for(peer)
+                .map_or(since_start, |s| s.min(since_start));
+            if silent > limit {
+                self.traffic.record(
+                    peer,
+                    format!(
+                        "sent nothing for {:.1} s (--peer-timeout {} s): it is stopped or hung",
+                        silent.as_secs_f64(),
+                        self.timeout.as_secs_f64()
+                    ),
+                );
+                return Some(peer);
+            }
+        }
+        None
+    }
+}
