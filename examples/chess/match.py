@@ -146,7 +146,8 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_los
                 raise Failure(f"{side.name}: engine error at ply {board.ply()} ({board.fen()}): {e!r}")
             raise
         spent = time.monotonic() - started
-        clocks[mover] -= 0 if nodes else spent
+        if not nodes:
+            clocks[mover] -= spent
         if clocks[mover] < 0:
             side.forfeits += 1
             if side.strict and not forfeit_loses:
@@ -431,8 +432,9 @@ def main():
     if games:
         elo, low, high = elo_interval(wins, draws, losses)
         summary += f", Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"
-    print(f"{summary} in {time.monotonic() - started:.0f} s; our lowest clock "
-          f"{us.lowest * 1000:.0f} ms; time forfeits: ours {us.forfeits}, theirs {them.forfeits}")
+    clock = "" if args.nodes else (f"; our lowest clock {us.lowest * 1000:.0f} ms; time forfeits: "
+                                   f"ours {us.forfeits}, theirs {them.forfeits}")
+    print(f"{summary} in {time.monotonic() - started:.0f} s{clock}")
     if verdict:
         print(verdict)
     if failed:
