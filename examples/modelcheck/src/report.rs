@@ -236,6 +236,12 @@ fn write_checkpoints(saved: &Saved, out: &mut dyn Write) -> io::Result<()> {
             "checkpoint: {} written, the last at depth {depth}: resume with --resume {path}",
             saved.written
         )?,
+        // A failed write leaves what `path` held before (it is renamed into place only whole).
+        None if saved.last_error.is_some() => writeln!(
+            out,
+            "checkpoint: none written (see the error below); what {path} held before is left as \
+             it was"
+        )?,
         None => writeln!(
             out,
             "checkpoint: none written (no level boundary came --checkpoint-every after the last)"

@@ -1,13 +1,15 @@
 //! Checkpoints of distributed runs: every process saves its part at one level (at --max-depth,
 //! at an interrupt that reached one process only, before a SIGKILL), and `--local N --resume`
 //! ends with the counts of an uninterrupted run; a corrupted, swapped or wrong-N part is a
-//! clear error. And a process stopped with SIGSTOP ends the others with an error naming it.
+//! clear error, and a missing or corrupted one exits 3; a part that cannot be written leaves
+//! the previous checkpoint whole; a write longer than --peer-timeout is not a hang. And a
+//! process stopped with SIGSTOP (of two or of three) ends the others with an error naming it.
 
 mod common;
 
 use common::cluster::{
-    finish, modelcheck, run, signal, start_processes, Hostfile, Processes, DEADLINE, EXIT_ERROR,
-    EXIT_OK, EXIT_USAGE,
+    finish, modelcheck, process_args, run, signal, start_processes, Hostfile, Processes,
+    DEADLINE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
 };
 use common::{field, resumed_from};
 use std::io::{BufRead, BufReader};
@@ -310,8 +312,8 @@ fn stderr_lines(child: &mut std::process::Child) -> Receiver<String> {
     lines
 }
 
-/// The processes of `hosts` on 2PC-9, with `extra` flags.
-fn two_processes(hosts: &Hostfile, extra: &[&str]) -> Processes {
+/// The processes of `hosts` (two or more) on 2PC-9, with `extra` flags.
+fn two_pc_9(hosts: &Hostfile, extra: &[&str]) -> Processes {
     let mut args = vec!["2pc", "9", "--memory", "128"];
     args.extend(extra);
     start_processes(hosts, &args)
@@ -328,7 +330,7 @@ fn interrupted_then_killed_then_resumed_counts_as_one() {
     let dir = scratch("interrupt");
     let d = dir.to_str().unwrap();
     let hosts = Hostfile::new("ckpt-interrupt", 2);
-    let mut processes = two_processes(&hosts, &["--checkpoint", d]);
+    let mut processes = two_pc_9(&hosts, &["--checkpoint", d]);
     let lines = stderr_lines(&mut processes.0[0]);
     // Process 0 prints a progress line once the search has run for a second: it is mid-run.
     let first = lines.recv_timeout(DEADLINE).expect("a progress line");
@@ -358,7 +360,7 @@ fn interrupted_then_killed_then_resumed_counts_as_one() {
     // Resumed by hand, saving every level; both killed with SIGKILL once each has saved one.
     let hosts = Hostfile::new("ckpt-kill", 2);
     let extra = ["--resume", d, "--checkpoint", d, "--checkpoint-every", "0"];
-    let mut processes = two_processes(&hosts, &extra);
+    let mut processes = two_pc_9(&hosts, &extra);
     let streams: Vec<Receiver<String>> = processes.0.iter_mut().map(stderr_lines).collect();
     let end = Instant::now() + DEADLINE;
     let mut saved = [false, false];
@@ -388,7 +390,7 @@ fn interrupted_then_killed_then_resumed_counts_as_one() {
 #[test]
 fn a_stopped_process_is_named_after_the_peer_timeout() {
     let hosts = Hostfile::new("sigstop", 2);
-    let mut processes = two_processes(&hosts, &["--peer-timeout", "3"]);
+    let mut processes = two_pc_9(&hosts, &["--peer-timeout", "3"]);
     let lines = stderr_lines(&mut processes.0[0]);
     let first = lines.recv_timeout(DEADLINE).expect("a progress line");
     assert!(first.starts_with("depth"), "{first}");
@@ -458,4 +460,236 @@ fn local_kills_a_stopped_process_after_the_others_failed() {
         rest.contains("--local: process 1 was still running"),
         "{rest}"
     );
+}
+
+/// Among three processes, one stopped with SIGSTOP: both others end by themselves within their
+/// --peer-timeout, each with the error that names it, and only the stopped one is left (woken
+/// and killed here).
+#[test]
+fn a_stopped_process_among_three_is_named_by_both_others() {
+    let hosts = Hostfile::new("sigstop3", 3);
+    let mut processes = two_pc_9(&hosts, &["--peer-timeout", "3"]);
+    let lines = stderr_lines(&mut processes.0[0]);
+    let first = lines.recv_timeout(DEADLINE).expect("a progress line");
+    assert!(first.starts_with("depth"), "{first}");
+    signal(&processes.0[1], "STOP");
+    let deadline = Instant::now() + DEADLINE;
+    let (status, out, _) = finish(&mut processes.0[0], deadline);
+    let rest: Vec<String> = lines.iter().collect();
+    let ended = [(status, out, rest.join("\n")), finish(&mut processes.0[2], deadline)];
+    let stopped_still_there = processes.0[1].try_wait().expect("wait").is_none();
+    signal(&processes.0[1], "CONT");
+    let _ = processes.0[1].kill();
+    let _ = processes.0[1].wait();
+    assert!(stopped_still_there, "the stopped process ended by itself");
+    let named = format!("error: process 1 ({}) sent nothing for", hosts.addresses[1]);
+    for (status, out, err) in ended {
+        assert_eq!(status, EXIT_ERROR, "{out}{err}");
+        assert!(
+            err.contains(&named) && err.contains("stopped or hung"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// A part that cannot be written (process 1 alone runs under `ulimit -f`, so its write fails
+/// with "File too large"): every process removes its part of that level, the previous
+/// checkpoint's parts are left byte for byte and resume to the uninterrupted counts, each
+/// process warns on stderr and its report ends with the error, and the exit status is the
+/// search's (0 at --max-depth).
+#[test]
+fn a_part_that_cannot_be_written_leaves_the_previous_checkpoint() {
+    let dir = scratch("unwritable");
+    let d = dir.to_str().unwrap();
+    let first = [
+        "2pc",
+        "5",
+        "--local",
+        "2",
+        "--quiet",
+        "--memory",
+        "1",
+        "--max-depth",
+        "6",
+        "--checkpoint",
+        d,
+    ];
+    let (status, out, err) = run(&first);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    let names = ["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"];
+    assert_eq!(files(&dir), names);
+    let before: Vec<Vec<u8>> = names.iter().map(|n| std::fs::read(dir.join(n)).unwrap()).collect();
+
+    // Resumed by hand and saved again at depth 8. The file size limit lets the start's check
+    // (an empty `.tmp`) pass and fails the part's write; SIGXFSZ is ignored so that the write
+    // returns the error instead of ending the process.
+    let hosts = Hostfile::new("unwritable", 2);
+    let args = [
+        "2pc",
+        "5",
+        "--quiet",
+        "--connect-timeout",
+        "20",
+        "--resume",
+        d,
+        "--checkpoint",
+        d,
+        "--max-depth",
+        "8",
+    ];
+    let limited = |process: usize| {
+        let mut command = std::process::Command::new("sh");
+        command
+            .args(["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_modelcheck"))
+            .args(process_args(&hosts, process, &args))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let mut processes = Processes(vec![
+        modelcheck(&process_args(&hosts, 0, &args).iter().map(String::as_str).collect::<Vec<_>>())
+            .spawn()
+            .expect("start"),
+        limited(1).spawn().expect("start"),
+    ]);
+    let deadline = Instant::now() + DEADLINE;
+    let ended: Vec<_> = processes.0.iter_mut().map(|c| finish(c, deadline)).collect();
+    let why = [
+        "another worker's part could not be written",
+        "process-1-of-2.mcheckpt.tmp: reading or writing a saved table failed: File too large",
+    ];
+    for ((status, out, err), why) in ended.iter().zip(why) {
+        assert_eq!(*status, EXIT_OK, "{out}{err}");
+        assert_eq!(field(out, "depth"), 8, "{out}");
+        assert!(
+            err.contains("warning: checkpoint of depth 8 not written: ") && err.contains(why),
+            "{err}"
+        );
+        assert!(
+            out.contains(&format!(
+                "checkpoint: none written (see the error below); what {d} held before is left \
+                 as it was"
+            )) && out.contains("checkpoint error: ")
+                && out.contains(why),
+            "{out}"
+        );
+    }
+    // No part of depth 8, written or temporary, and the depth-6 parts as they were.
+    assert_eq!(files(&dir), names);
+    for (name, bytes) in names.iter().zip(&before) {
+        assert!(std::fs::read(dir.join(name)).unwrap() == *bytes, "{name} changed");
+    }
+    let (status, out, err) = run(&["2pc", "5", "--local", "2", "--quiet", "--resume", d]);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    assert_eq!(resumed_from(&out), 6, "{out}");
+    assert_counts(&out, (8_832, 58_145, 16));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The write times, in seconds, of every process's part of `level` in a `--local` run's stderr.
+fn write_times(stderr: &str, level: u64) -> Vec<f64> {
+    stderr
+        .lines()
+        .filter(|l| l.contains(&format!("] checkpoint: depth {level} (")))
+        .filter_map(|l| l.rsplit(" in ").next()?.strip_suffix(" s")?.parse().ok())
+        .collect()
+}
+
+/// A checkpoint write that takes longer than --peer-timeout on every process (a large table
+/// each, written and fsynced at once) is not taken for a hung peer: while a process waits for
+/// the others' parts it allows four times its own write time more. Without that grace the
+/// process that finished first would name the other "stopped or hung".
+///
+/// The write time is the disk's: the run is repeated with a larger table until every write
+/// outlasts the timeout, so that the grace is needed (on this project's machine 256 MiB takes
+/// about 2.7 s).
+#[test]
+fn a_checkpoint_write_longer_than_the_peer_timeout_is_not_a_hang() {
+    for memory in ["256", "1024"] {
+        let dir = scratch(&format!("slow-write-{memory}"));
+        let d = dir.to_str().unwrap();
+        let args = [
+            "2pc",
+            "5",
+            "--local",
+            "2",
+            "--quiet",
+            "--memory",
+            memory,
+            "--peer-timeout",
+            "1",
+            "--max-depth",
+            "3",
+            "--checkpoint",
+            d,
+        ];
+        let (status, out, err) = run(&args);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(status, EXIT_OK, "{out}{err}");
+        assert!(
+            out.contains("checkpoint: 1 written, the last at depth 3"),
+            "{out}"
+        );
+        let took = write_times(&err, 3);
+        assert_eq!(took.len(), 2, "{err}");
+        if took.iter().all(|&t| t > 1.0) {
+            return;
+        }
+    }
+    panic!("every checkpoint write took under the 1 s timeout even with 1 GiB: the grace was not needed");
+}
+
+/// A missing or corrupted part is an error (exit 3, as an unreadable single-process
+/// checkpoint), not a usage error, also for processes started by hand: the process whose part
+/// it is names the file, and the other, which then cannot reach it, ends by itself naming it.
+#[test]
+fn a_bad_part_by_hand_exits_3() {
+    let dir = scratch("bad-by-hand");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "2pc",
+        "5",
+        "--local",
+        "2",
+        "--quiet",
+        "--memory",
+        "1",
+        "--max-depth",
+        "4",
+        "--checkpoint",
+        d,
+    ];
+    let (status, out, err) = run(&args);
+    assert_eq!(status, EXIT_OK, "{out}{err}");
+    let part = dir.join("process-1-of-2.mcheckpt");
+    let good = std::fs::read(&part).unwrap();
+    // A byte of the header (after the 8-byte magic and the 4-byte version).
+    let mut flipped = good.clone();
+    flipped[20] ^= 0x01;
+    for (case, bytes) in [("a corrupted header", Some(flipped)), ("missing", None)] {
+        match bytes {
+            Some(bytes) => std::fs::write(&part, bytes).unwrap(),
+            None => std::fs::remove_file(&part).unwrap(),
+        }
+        let hosts = Hostfile::new("bad-by-hand", 2);
+        let by_hand = ["2pc", "5", "--quiet", "--connect-timeout", "2", "--resume", d];
+        let mut processes = start_processes(&hosts, &by_hand);
+        let deadline = Instant::now() + DEADLINE;
+        let (status, out, err) = finish(&mut processes.0[1], deadline);
+        assert_eq!(status, EXIT_ERROR, "{case}: {out}{err}");
+        assert!(
+            err.starts_with("error: cannot resume") && err.contains("process-1-of-2.mcheckpt"),
+            "{case}: {err}"
+        );
+        let (status, out, err) = finish(&mut processes.0[0], deadline);
+        assert_eq!(status, EXIT_ERROR, "{case}: {out}{err}");
+        assert!(
+            err.contains(&format!("process 1 ({})", hosts.addresses[1])),
+            "{case}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

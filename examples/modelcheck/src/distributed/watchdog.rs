@@ -100,3 +100,63 @@ impl<'a> Watchdog<'a> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sleeps until `at`.
+    fn sleep_until(at: Instant) {
+        std::thread::sleep(at.saturating_duration_since(Instant::now()));
+    }
+
+    /// A peer never heard from (no socket: silent since the start) is not reported while the
+    /// timeout has passed but not the grace on top of it, and is reported once both have; it is
+    /// recorded as the traffic's fault, named.
+    #[test]
+    fn the_grace_extends_the_timeout() {
+        let traffic = Traffic::default();
+        let (timeout, grace) = (Duration::from_millis(200), Duration::from_millis(1500));
+        let started = Instant::now();
+        let watch = Watchdog::new(&traffic, timeout, 0, 2);
+        watch.set_grace(grace);
+        sleep_until(started + timeout * 3);
+        let early = watch.silent_peer();
+        // Only a check that surely came before the limit can say it must be quiet (a loaded
+        // machine may oversleep); the watchdog's clock started after `started`.
+        if started.elapsed() < timeout + grace {
+            assert_eq!(early, None);
+            assert!(traffic.fault().is_none());
+        }
+        sleep_until(started + timeout + grace + Duration::from_millis(100));
+        assert_eq!(watch.silent_peer().or(early), Some(1));
+        let (peer, what) = traffic.fault().expect("recorded");
+        assert_eq!(peer, 1);
+        assert!(what.contains("stopped or hung"), "{what}");
+    }
+
+    /// Without a grace (and once it is set back to zero) the timeout alone decides.
+    #[test]
+    fn without_a_grace_the_timeout_decides() {
+        let traffic = Traffic::default();
+        let timeout = Duration::from_millis(200);
+        let started = Instant::now();
+        let watch = Watchdog::new(&traffic, timeout, 1, 3);
+        watch.set_grace(Duration::from_secs(3600));
+        watch.set_grace(Duration::ZERO);
+        sleep_until(started + timeout * 2);
+        // Process 0 is the first peer of process 1 found silent.
+        assert_eq!(watch.silent_peer(), Some(0));
+        assert_eq!(traffic.fault().map(|(peer, _)| peer), Some(0));
+    }
+
+    /// One process alone watches nobody.
+    #[test]
+    fn a_single_process_has_no_silent_peer() {
+        let traffic = Traffic::default();
+        let watch = Watchdog::new(&traffic, Duration::from_millis(1), 0, 1);
+        std::thread::sleep(Duration::from_millis(60));
+        assert_eq!(watch.silent_peer(), None);
+        assert!(watch.beat_due().is_empty());
+    }
+}

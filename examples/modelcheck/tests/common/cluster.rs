@@ -116,21 +116,26 @@ pub fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
+/// `args` with process `process`'s `--processes N --process I --hostfile F` of `hosts`.
+pub fn process_args(hosts: &Hostfile, process: usize, args: &[&str]) -> Vec<String> {
+    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    all.extend([
+        "--processes".into(),
+        hosts.addresses.len().to_string(),
+        "--process".into(),
+        process.to_string(),
+        "--hostfile".into(),
+        hosts.path().into(),
+    ]);
+    all
+}
+
 /// Starts every process of `hosts` with `args` and its `--processes N --process I --hostfile F`.
 pub fn start_processes(hosts: &Hostfile, args: &[&str]) -> Processes {
-    let n = hosts.addresses.len().to_string();
     let mut processes = Processes(Vec::new());
     for process in 0..hosts.addresses.len() {
-        let index = process.to_string();
-        let mut all = args.to_vec();
-        all.extend([
-            "--processes",
-            &n,
-            "--process",
-            &index,
-            "--hostfile",
-            hosts.path(),
-        ]);
+        let all = process_args(hosts, process, args);
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
         processes.0.push(modelcheck(&all).spawn().expect("start"));
     }
     processes
