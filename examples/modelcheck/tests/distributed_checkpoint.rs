@@ -8,8 +8,8 @@
 mod common;
 
 use common::cluster::{
-    finish, modelcheck, process_args, run, signal, start_processes, Hostfile, Processes,
-    DEADLINE, EXIT_ERROR, EXIT_OK, EXIT_USAGE,
+    finish, modelcheck, process_args, run, signal, start_processes, Hostfile, Processes, DEADLINE,
+    EXIT_ERROR, EXIT_OK, EXIT_USAGE,
 };
 use common::{field, resumed_from};
 use std::io::{BufRead, BufReader};
@@ -476,7 +476,10 @@ fn a_stopped_process_among_three_is_named_by_both_others() {
     let deadline = Instant::now() + DEADLINE;
     let (status, out, _) = finish(&mut processes.0[0], deadline);
     let rest: Vec<String> = lines.iter().collect();
-    let ended = [(status, out, rest.join("\n")), finish(&mut processes.0[2], deadline)];
+    let ended = [
+        (status, out, rest.join("\n")),
+        finish(&mut processes.0[2], deadline),
+    ];
     let stopped_still_there = processes.0[1].try_wait().expect("wait").is_none();
     signal(&processes.0[1], "CONT");
     let _ = processes.0[1].kill();
@@ -519,7 +522,10 @@ fn a_part_that_cannot_be_written_leaves_the_previous_checkpoint() {
     assert_eq!(status, EXIT_OK, "{out}{err}");
     let names = ["process-0-of-2.mcheckpt", "process-1-of-2.mcheckpt"];
     assert_eq!(files(&dir), names);
-    let before: Vec<Vec<u8>> = names.iter().map(|n| std::fs::read(dir.join(n)).unwrap()).collect();
+    let before: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.join(n)).unwrap())
+        .collect();
 
     // Resumed by hand and saved again at depth 8. The file size limit lets the start's check
     // (an empty `.tmp`) pass and fails the part's write; SIGXFSZ is ignored so that the write
@@ -550,13 +556,30 @@ fn a_part_that_cannot_be_written_leaves_the_previous_checkpoint() {
         command
     };
     let mut processes = Processes(vec![
-        modelcheck(&process_args(&hosts, 0, &args).iter().map(String::as_str).collect::<Vec<_>>())
-            .spawn()
-            .expect("start"),
+        modelcheck(
+            &process_args(&hosts, 0, &args)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        )
+        .spawn()
+        .expect("start"),
         limited(1).spawn().expect("start"),
     ]);
     let deadline = Instant::now() + DEADLINE;
-    let ended: Vec<_> = processes.0.iter_mut().map(|c| finish(c, deadline)).collect();
+    let ended: Vec<_> = processes
+        .0
+        .iter_mut()
+        .map(|c| finish(c, deadline))
+        .collect();
+    // No part of depth 8, written or temporary, and the depth-6 parts as they were.
+    assert_eq!(files(&dir), names);
+    for (name, bytes) in names.iter().zip(&before) {
+        assert!(
+            std::fs::read(dir.join(name)).unwrap() == *bytes,
+            "{name} changed"
+        );
+    }
     let why = [
         "another worker's part could not be written",
         "process-1-of-2.mcheckpt.tmp: reading or writing a saved table failed: File too large",
@@ -576,11 +599,6 @@ fn a_part_that_cannot_be_written_leaves_the_previous_checkpoint() {
                 && out.contains(why),
             "{out}"
         );
-    }
-    // No part of depth 8, written or temporary, and the depth-6 parts as they were.
-    assert_eq!(files(&dir), names);
-    for (name, bytes) in names.iter().zip(&before) {
-        assert!(std::fs::read(dir.join(name)).unwrap() == *bytes, "{name} changed");
     }
     let (status, out, err) = run(&["2pc", "5", "--local", "2", "--quiet", "--resume", d]);
     assert_eq!(status, EXIT_OK, "{out}{err}");
@@ -675,7 +693,15 @@ fn a_bad_part_by_hand_exits_3() {
             None => std::fs::remove_file(&part).unwrap(),
         }
         let hosts = Hostfile::new("bad-by-hand", 2);
-        let by_hand = ["2pc", "5", "--quiet", "--connect-timeout", "2", "--resume", d];
+        let by_hand = [
+            "2pc",
+            "5",
+            "--quiet",
+            "--connect-timeout",
+            "2",
+            "--resume",
+            d,
+        ];
         let mut processes = start_processes(&hosts, &by_hand);
         let deadline = Instant::now() + DEADLINE;
         let (status, out, err) = finish(&mut processes.0[1], deadline);
