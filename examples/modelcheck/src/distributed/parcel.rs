@@ -72,12 +72,11 @@ pub struct Link {
     pub ordinal: u16,
 }
 
-/// The parcel's header on the wire: destination worker, records, payload bytes, and whether a
-/// record could not be encoded (1) or not (0).
-type Header = (u64, u64, u64, u64);
+/// The parcel's header on the wire: destination worker, records, payload bytes.
+type Header = (u64, u64, u64);
 
 /// Bytes of the [`Header`] in bincode's fixed-width encoding.
-const HEADER_BYTES: usize = 32;
+const HEADER_BYTES: usize = 24;
 
 /// Bincode's legacy options (fixed-width little-endian integers), those of
 /// `bincode::serialize` and `bincode::deserialize` that the portable hash hashes.
@@ -97,8 +96,8 @@ pub struct Parcel {
     records: usize,
     /// The records, one after the other.
     bytes: Vec<u8>,
-    /// A record could not be encoded, or the bytes a peer sent could not be read as a parcel
-    /// (`records` is then 0): decoding it is an error.
+    /// The bytes a peer sent could not be read as a parcel (`records` is then 0): decoding it
+    /// is an error.
     malformed: bool,
 }
 
@@ -181,13 +180,13 @@ impl ContainerBytes for Parcel {
     fn from_bytes(bytes: Bytes) -> Self {
         let read = || -> Option<Parcel> {
             let header = bytes.get(..HEADER_BYTES)?;
-            let (to, records, length, malformed): Header = bincode::deserialize(header).ok()?;
+            let (to, records, length): Header = bincode::deserialize(header).ok()?;
             let payload = bytes.get(HEADER_BYTES..HEADER_BYTES.checked_add(length as usize)?)?;
             Some(Parcel {
                 to: to as usize,
                 records: records as usize,
                 bytes: payload.to_vec(),
-                malformed: malformed != 0,
+                malformed: false,
             })
         };
         read().unwrap_or(Parcel {
@@ -201,12 +200,7 @@ impl ContainerBytes for Parcel {
     }
 
     fn into_bytes<W: std::io::Write>(&self, writer: &mut W) {
-        let header: Header = (
-            self.to as u64,
-            self.records as u64,
-            self.bytes.len() as u64,
-            u64::from(self.malformed),
-        );
+        let header: Header = (self.to as u64, self.records as u64, self.bytes.len() as u64);
         // Timely hands a buffer of `length_in_bytes`: writing into it cannot fail.
         let written = bincode::serialize_into(&mut *writer, &header)
             .map_err(|e| std::io::Error::other(e.to_string()))
@@ -377,19 +371,6 @@ mod tests {
             assert_eq!(encode(&l), l.encoded());
             assert_eq!(Link::decoded(l.encoded()), l);
         }
-    }
-
-    /// A parcel marked malformed by its sender crosses as such, and decoding it is an error.
-    #[test]
-    fn a_malformed_parcel_is_an_error_on_the_other_side() {
-        let mut parcel = Parcel::default();
-        parcel.push(&encode(&1u64), link(0));
-        parcel.malformed = true;
-        let mut wire = Vec::new();
-        parcel.into_bytes(&mut wire);
-        let back = Parcel::from_bytes(BytesMut::from(wire).freeze());
-        assert_eq!(back.record_count(), 1);
-        assert!(back.decode::<u64>(|_, _, _| {}).is_err());
     }
 
     /// A parcel handed out and left in place by timely is not sent again, and its allocation

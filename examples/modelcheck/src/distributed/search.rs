@@ -1,8 +1,9 @@
 //! One timely worker's part of the distributed search: it owns the states whose
 //! [`StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
-//! level by level, and sends every successor to its owner through timely's `exchange`: its own
-//! successors go straight into its set, and the others pass its [`SentFilter`] first, which
-//! drops the duplicates it remembers sending.
+//! level by level, and sends every successor to its owner through timely's exchange pact: its
+//! own successors go straight into its set, and the others pass its [`SentFilter`] first, which
+//! drops the duplicates it remembers sending, and go in [`Parcel`]s of encoded records, one
+//! destination each.
 //!
 //! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
 //! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
