@@ -174,8 +174,8 @@ impl Accountable for Parcel {
     }
 }
 
-/// On the wire: the bincode [`Header`], the records' bytes, zeros up to a multiple of 8 bytes
-/// (timely's alignment of what follows).
+/// On the wire: a bincode header (destination worker, records, payload bytes: three `u64`),
+/// the records' bytes, zeros up to a multiple of 8 bytes (timely's alignment of what follows).
 impl ContainerBytes for Parcel {
     fn from_bytes(bytes: Bytes) -> Self {
         let read = || -> Option<Parcel> {
