@@ -1,67 +1,8 @@
-//! What the workers send each other, serialized by timely (bincode) when it crosses processes.
+//! What the workers send each other besides successors (those travel in [`super::parcel::Parcel`]s),
+//! serialized by timely (bincode) when it crosses processes.
 
-use super::search::portable_key;
-use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
-/// A successor on its way to its owner: the state, its portable hash, and its trace link (the
-/// parent's worker and index in its level, and the step's position among the parent's
-/// successors).
-///
-/// The hash does not cross processes: an owner in another process computes it again from the
-/// state ([`Successor::key`]), which costs it less than the 16 bytes would cost both sides to
-/// serialize, copy through the kernel and deserialize (BENCHMARKS.md, issue 15). Between the
-/// workers of one process the record is moved, hash included.
-#[derive(Serialize, Deserialize, Clone, Debug)]
-#[serde(bound = "S: Serialize + DeserializeOwned")]
-pub struct Successor<S> {
-    /// The sender's portable hash of the state; `None` once the record crossed processes.
-    #[serde(skip)]
-    key: Option<StateHash>,
-    /// The state.
-    pub state: S,
-    /// The worker that owns the parent.
-    pub parent_worker: u16,
-    /// The parent's index in its owner's level.
-    pub parent: u32,
-    /// The step's position among the parent's successors.
-    pub ordinal: u16,
-}
-
-impl<S: Serialize> Successor<S> {
-    /// A successor `state` of portable hash `key` ([`portable_key`]).
-    pub fn new(key: StateHash, state: S, parent_worker: u16, parent: u32, ordinal: u16) -> Self {
-        Successor {
-            key: Some(key),
-            state,
-            parent_worker,
-            parent,
-            ordinal,
-        }
-    }
-
-    /// The owner of the state among `peers` workers, on the sending side (where the record
-    /// was made with [`Successor::new`] and has its hash; a record without one, which only a
-    /// receiver sees, is hashed again here).
-    pub fn owner(&self, peers: usize) -> usize {
-        let key = match self.key {
-            Some(key) => Ok(key),
-            None => portable_key(&self.state, &mut Vec::new()),
-        };
-        key.map_or(0, |key| key.owner(peers))
-    }
-
-    /// The state's portable hash: the sender's, or computed again in `buffer` after the
-    /// record crossed processes. Errors: the state cannot be serialized.
-    #[inline]
-    pub fn key(&self, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
-        match self.key {
-            Some(key) => Ok(key),
-            None => portable_key(&self.state, buffer),
-        }
-    }
-}
 
 /// A worker's totals so far, sent with every level's summary.
 #[derive(Serialize, Deserialize, Clone, Debug, Default)]
@@ -175,31 +116,4 @@ pub enum Control<S> {
         /// The step's position among the parent's successors.
         ordinal: u16,
     },
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A successor of an 8-byte state is 16 bytes on the wire (state 8, link 8: no hash) and
-    /// 40 in memory (`batches.rs` counts timely's default messages with it); a record that
-    /// crossed has no hash, and its key is the sender's all the same.
-    #[test]
-    fn a_successor_crosses_without_its_hash() {
-        let state = 0x0123_4567_89ab_cdefu64;
-        let key = portable_key(&state, &mut Vec::new()).unwrap();
-        let sent = Successor::new(key, state, 1, 2, 3);
-        let bytes = bincode::serialize(&sent).unwrap();
-        assert_eq!(bytes.len(), 16);
-        assert_eq!(std::mem::size_of::<Successor<u64>>(), 40);
-        let received: Successor<u64> = bincode::deserialize(&bytes).unwrap();
-        assert!(received.key.is_none());
-        assert_eq!(received.key(&mut Vec::new()), Ok(key));
-        assert_eq!(received.owner(7), key.owner(7));
-        assert_eq!(sent.owner(7), key.owner(7));
-        assert_eq!(
-            (received.parent_worker, received.parent, received.ordinal),
-            (1, 2, 3)
-        );
-    }
 }

@@ -34,11 +34,11 @@
 //! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
 
 pub mod args;
-pub mod batches;
 pub mod checkpoint;
 pub mod cluster;
 pub mod local;
 pub mod messages;
+pub mod parcel;
 pub mod report;
 pub mod search;
 pub mod sent;

@@ -1,8 +1,9 @@
 //! One timely worker's part of the distributed search: it owns the states whose
 //! [`StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
-//! level by level, and sends every successor to its owner through timely's `exchange`: its own
-//! successors go straight into its set, and the others pass its [`SentFilter`] first, which
-//! drops the duplicates it remembers sending.
+//! level by level, and sends every successor to its owner through timely's exchange pact: its
+//! own successors go straight into its set, and the others pass its [`SentFilter`] first, which
+//! drops the duplicates it remembers sending, and go in [`Parcel`]s of encoded records, one
+//! destination each.
 //!
 //! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
 //! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
@@ -16,9 +17,9 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
-use super::batches::Batches;
 use super::checkpoint::{settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress};
-use super::messages::{Control, Successor, Summary, Totals, WireFull, WireStorage};
+use super::messages::{Control, Summary, Totals, WireFull, WireStorage};
+use super::parcel::{Link, Parcel, Parcels, ToOwner};
 use super::sent::SentFilter;
 use super::watchdog::Watchdog;
 use super::wire::Traffic;
@@ -34,10 +35,11 @@ use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::ops::Range;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::{ExchangeCore, Pipeline};
+use timely::dataflow::channels::pact::{DistributorPact, Pipeline};
 use timely::dataflow::operators::{Exchange, Operator, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
@@ -98,9 +100,26 @@ const INITIAL: u16 = u16::MAX;
 /// identical on every machine and build, so every process agrees on every state's owner.
 pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
     buffer.clear();
-    bincode::serialize_into(&mut *buffer, state)
-        .map_err(|e| format!("cannot serialize a state: {e}"))?;
-    Ok(StateHash::portable(buffer))
+    encode_key(state, buffer).map(|(key, _)| key)
+}
+
+/// [`portable_key`] of a state encoded at the end of `encodings`: its key, and where its
+/// encoding lies there.
+#[inline(always)]
+fn encode_key<S: Serialize>(
+    state: &S,
+    encodings: &mut Vec<u8>,
+) -> Result<(StateHash, Range<usize>), String> {
+    let start = encodings.len();
+    if let Err(e) = bincode::serialize_into(&mut *encodings, state) {
+        // A failed encoding takes no room: the next one starts where this one would have.
+        encodings.truncate(start);
+        return Err(format!("cannot serialize a state: {e}"));
+    }
+    Ok((
+        StateHash::portable(&encodings[start..]),
+        start..encodings.len(),
+    ))
 }
 
 /// One level's trace links of one worker, in the order of its part of the level: for each
@@ -200,7 +219,8 @@ impl<M: Model> Owned<M> {
 /// Where one successor of the state being expanded goes.
 #[derive(Clone, Copy)]
 enum Placement {
-    /// Its portable key and its owner.
+    /// Its portable key, and where its encoding ends in its state's successors' encodings
+    /// (it starts where the one before ends).
     To(StateHash, usize),
     /// It is the state itself.
     Itself,
@@ -296,6 +316,8 @@ where
     let mut local: Vec<(StateHash, M::State, u32, u16)> = Vec::with_capacity(LOCAL_BATCH);
     // The successors of the state being expanded, and of the one before (placed now).
     let (mut made, mut ready) = (Vec::new(), Vec::new());
+    // Their encodings, hashed for their keys and copied into parcels for their owners.
+    let (mut encodings, mut ready_encodings) = (Vec::new(), Vec::new());
     let (mut placements, mut ready_placements): (Vec<Placement>, Vec<Placement>) =
         Default::default();
     let mut ready_parent = 0u32;
@@ -310,43 +332,47 @@ where
         looked_up: 0,
     }));
     let inbox: Inbox<M::State> = Rc::default();
-    let mut states_in =
-        InputHandle::<u64, CapacityContainerBuilder<Vec<Successor<M::State>>>>::new();
+    let mut states_in = InputHandle::<u64, Parcels>::new_with_builder();
     let control_in: Outbox<M::State> = RefCell::new(InputHandle::new());
     let states_probe = ProbeHandle::new();
     let control_probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
         let insert_into = Rc::clone(&owned);
-        // Timely's exchange, in batches of `BATCH` successors per destination.
-        let to_owner = ExchangeCore::<Batches<Successor<M::State>>, _>::new_core(
-            move |s: &Successor<M::State>| s.owner(peers) as u64,
-        );
+        // Timely's exchange pact, with parcels of encoded successors for one worker each.
+        let to_owner = DistributorPact(|_peers: usize| ToOwner);
         let mut keys: Vec<StateHash> = Vec::new();
-        let mut buffer = Vec::new();
+        let mut arrived: Vec<(M::State, Link)> = Vec::new();
         states_in
             .to_stream(scope)
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(to_owner, "Insert", |_, _| {
                 move |input, _output| {
-                    input.for_each(|_time, data| {
+                    input.for_each(|_time, parcel: &mut Parcel| {
                         let mut owned = insert_into.borrow_mut();
+                        keys.clear();
+                        arrived.clear();
+                        let decoded = parcel.decode(|key, state, link| {
+                            keys.push(key);
+                            arrived.push((state, link));
+                        });
+                        if let Err(e) = decoded {
+                            // Recorded; `insert` does nothing more once there is an error.
+                            owned.error.get_or_insert(e);
+                        }
                         // Load the lines `PREFETCH_AHEAD` successors ahead of the insert, so
                         // that the inserts' cache misses overlap instead of queueing.
-                        keys.clear();
-                        for s in data.iter() {
-                            keys.push(s.key(&mut buffer).unwrap_or_else(|e| {
-                                // Recorded; `insert` does nothing more once there is an error.
-                                owned.error.get_or_insert(e);
-                                StateHash::from_u64(0)
-                            }));
-                        }
                         for &key in keys.iter().take(PREFETCH_AHEAD) {
                             owned.visited.prefetch(key);
                         }
-                        for (i, s) in data.drain(..).enumerate() {
+                        for (i, (state, link)) in arrived.drain(..).enumerate() {
                             if let Some(&ahead) = keys.get(i + PREFETCH_AHEAD) {
                                 owned.visited.prefetch(ahead);
                             }
-                            owned.insert(keys[i], s.state, s.parent_worker, s.parent, s.ordinal);
+                            let Link {
+                                parent_worker,
+                                parent,
+                                ordinal,
+                            } = link;
+                            owned.insert(keys[i], state, parent_worker, parent, ordinal);
                         }
                     });
                 }
@@ -659,6 +685,7 @@ where
         for (i, state) in expanding.enumerate() {
             made.clear();
             placements.clear();
+            encodings.clear();
             if let Some(state) = state {
                 successors.clear();
                 model.successors(state, &mut successors);
@@ -678,10 +705,10 @@ where
                             // every mode), so it is not hashed; it counts as looked up.
                             Placement::Itself
                         } else {
-                            match portable_key(&next, &mut buffer) {
-                                Ok(key) => {
+                            match encode_key(&next, &mut encodings) {
+                                Ok((key, range)) => {
                                     sent.prefetch(key);
-                                    Placement::To(key, key.owner(peers))
+                                    Placement::To(key, range.end)
                                 }
                                 Err(e) => {
                                     error.get_or_insert(e);
@@ -693,15 +720,18 @@ where
                     }
                 }
             }
+            let mut start = 0;
             for (k, (next, placement)) in ready.drain(..).zip(&ready_placements).enumerate() {
-                let (key, owner) = match *placement {
-                    Placement::To(key, owner) => (key, owner),
+                let (key, range) = match *placement {
+                    Placement::To(key, end) => (key, start..end),
                     Placement::Itself => {
                         dropped_for[me] += 1;
                         continue;
                     }
                     Placement::Failed => continue,
                 };
+                start = range.end;
+                let owner = key.owner(peers);
                 // The filter holds this worker's own successors too: a duplicate it remembers
                 // costs no miss in the set.
                 if sent.sent_before(key, &next) {
@@ -716,12 +746,17 @@ where
                         insert_local(&mut owned.borrow_mut(), &mut local, me);
                     }
                 } else {
+                    let link = Link {
+                        parent_worker: me as u16,
+                        parent: ready_parent,
+                        ordinal: k as u16,
+                    };
                     totals.successors_sent += 1;
-                    let sent = Successor::new(key, next, me as u16, ready_parent, k as u16);
-                    states_in.send(sent);
+                    states_in.send((owner, &ready_encodings[range], link));
                 }
             }
             std::mem::swap(&mut ready, &mut made);
+            std::mem::swap(&mut ready_encodings, &mut encodings);
             std::mem::swap(&mut ready_placements, &mut placements);
             ready_parent = i as u32;
             if i % STEP_EVERY == STEP_EVERY - 1 {
