@@ -7,7 +7,7 @@
 
 use chess::eval::current_weights;
 use chess::features::Features;
-use chess::selfplay::{play_games, SelfPlayConfig};
+use chess::selfplay::{is_quiet, play_games, SelfPlayConfig};
 use chess::tuner::{
     changes, fit_scale, mean_squared_error, render, tune, Sample, Scope, TuneConfig, Weights,
 };
@@ -180,6 +180,7 @@ fn generate(
 fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
+    let mut dropped = 0u64;
     for (number, text) in BufReader::new(file).lines().enumerate() {
         let text = text.map_err(|e| format!("{}: {e}", path.display()))?;
         let bad = |what: String| format!("{} line {}: {what}", path.display(), number + 1);
@@ -190,6 +191,10 @@ fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
             .map_err(|e| bad(format!("bad FEN '{}': {e:?}", line.fen)))?;
         if ![0.0, 0.5, 1.0].contains(&line.result) {
             return Err(bad(format!("result {} is not 0, 0.5 or 1", line.result)));
+        }
+        if !is_quiet(&board) {
+            dropped += 1;
+            continue;
         }
         let sample = Sample {
             features: Features::of(&board),
@@ -204,6 +209,7 @@ fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     if train.is_empty() {
         return Err(format!("{}: no training positions", path.display()));
     }
+    eprintln!("{dropped} positions left out: a winning capture or a promotion to play");
     Ok((train, held_out))
 }
 

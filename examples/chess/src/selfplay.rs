@@ -5,6 +5,7 @@
 
 use crate::eval::insufficient_material;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
+use crate::see::see_at_least;
 use crate::time::Deadlines;
 use crate::tt::{TableConfig, TranspositionTable, MATE_BOUND};
 use cozy_chess::{Board, Color, GameStatus, Move, Piece};
@@ -83,6 +84,16 @@ impl SplitMix {
 fn is_noisy(board: &Board, mv: Move) -> bool {
     let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file();
     mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to) || en_passant
+}
+
+/// Whether `board` is quiet for the tuner: not in check, and the side to move has no promotion
+/// and no capture that wins material by static exchange (`see_at_least(·, 1)`): its static
+/// evaluation is then about what a quiescence search would find.
+pub fn is_quiet(board: &Board) -> bool {
+    board.checkers().is_empty()
+        && legal_moves(board).into_iter().all(|mv| {
+            !is_noisy(board, mv) || (mv.promotion.is_none() && !see_at_least(board, mv, 1))
+        })
 }
 
 /// The game's result if it is over by the rules (checkmate, stalemate, fifty moves, threefold
@@ -338,6 +349,22 @@ mod tests {
             result_by_rules(&start, &[start.hash(), 1, start.hash()]),
             Some(0.5)
         );
+    }
+
+    #[test]
+    fn quiet_means_no_winning_capture_and_no_promotion() {
+        let quiet = |fen: &str| is_quiet(&fen.parse().unwrap());
+        assert!(quiet("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        assert!(
+            !quiet("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1"),
+            "exd5 wins a queen"
+        );
+        assert!(
+            quiet("4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1"),
+            "exd5 cxd5 is even"
+        );
+        assert!(!quiet("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"), "b8=Q");
+        assert!(!quiet("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), "in check");
     }
 
     #[test]
