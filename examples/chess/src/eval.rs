@@ -1,27 +1,75 @@
-//! Static evaluation: material plus piece-square terms (PeSTO's tables) plus the positional
-//! terms of [`crate::positional`], tapered between middlegame and endgame by the non-pawn
-//! material left.
+//! Static evaluation: material plus piece-square terms plus the positional terms of
+//! [`crate::positional`], tapered between middlegame and endgame by the non-pawn material left.
 //!
-//! The values are Ronald Friederich's PeSTO tables as published on the Chess Programming Wiki
-//! ("PeSTO's Evaluation Function"): tuned for exactly this tapered material + piece-square form.
+//! The weights (`crate::weights`) started as Ronald Friederich's PeSTO tables as published on
+//! the Chess Programming Wiki ("PeSTO's Evaluation Function") and round positional numbers.
+//!
+//! Every term is a weight times a count, so the evaluation is linear in its weights before the
+//! taper. The terms are reported to an [`EvalSink`]: the engine's sink ([`evaluate`]) sums the
+//! weights, the tuner's (`crate::features`) records each weight's coefficient. One code path
+//! serves both, monomorphized per sink.
 
-use crate::positional::positional_terms;
+use crate::positional::{positional_terms, TERMS};
+use crate::weights::{MATERIAL, POSITIONAL, PST};
 use cozy_chess::{Board, Color, Piece};
 
-/// Middlegame and endgame values of pawn, knight, bishop, rook, queen, king.
-const MATERIAL: [(i32, i32); 6] = [
-    (82, 94),
-    (337, 281),
-    (365, 297),
-    (477, 512),
-    (1025, 936),
-    (0, 0),
-];
+/// Receives the evaluation's terms, each counted for White (`sign` +1) or Black (−1).
+pub trait EvalSink {
+    /// A `piece` of the side `sign` on `square` from its own side's view (a1 = 0; a Black
+    /// piece's square is mirrored): its material and its piece-square entry.
+    fn piece_square(&mut self, piece: Piece, square: usize, sign: i32);
+    /// The positional term `term` (an index into `crate::weights::POSITIONAL`) counted `times`
+    /// times, already signed for its side.
+    fn positional(&mut self, term: usize, times: i32);
+}
+
+/// The number of (middlegame, endgame) weight pairs in the flat layout of [`param_index`]:
+/// material (6), piece-square entries (6 × 64) and positional terms.
+pub const PARAMS: usize = 6 + 6 * 64 + TERMS;
+
+/// Where each weight lives in the flat layout the tuner uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `MATERIAL[piece]`.
+    Material(usize),
+    /// `PST[piece][·][entry]` (entry in the printed order, a8 = 0).
+    PieceSquare(usize, usize),
+    /// `POSITIONAL[term]`.
+    Positional(usize),
+}
+
+/// The flat index of `param`: material first, then piece-square entries, then positional terms.
+pub fn param_index(param: Param) -> usize {
+    match param {
+        Param::Material(piece) => piece,
+        Param::PieceSquare(piece, entry) => 6 + piece * 64 + entry,
+        Param::Positional(term) => 6 + 6 * 64 + term,
+    }
+}
+
+/// Every weight of the evaluation in the flat layout of [`param_index`].
+pub fn current_weights() -> Vec<(i32, i32)> {
+    let mut weights = vec![(0, 0); PARAMS];
+    for piece in 0..6 {
+        weights[param_index(Param::Material(piece))] = MATERIAL[piece];
+        for entry in 0..64 {
+            weights[param_index(Param::PieceSquare(piece, entry))] =
+                (PST[piece][0][entry], PST[piece][1][entry]);
+        }
+    }
+    for (term, &weight) in POSITIONAL.iter().enumerate() {
+        weights[param_index(Param::Positional(term))] = weight;
+    }
+    weights
+}
+
 /// Game phase weight per piece; 24 with all pieces on the board.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const PHASE_TOTAL: i32 = 24;
-/// Side-to-move bonus: a rough average of what having the move is worth.
-const TEMPO: i32 = 12;
+/// The phase with all pieces on the board: pure middlegame (0 is pure endgame).
+pub const PHASE_TOTAL: i32 = 24;
+/// Side-to-move bonus: a rough average of what having the move is worth (not tapered, not
+/// tuned).
+pub const TEMPO: i32 = 12;
 
 /// Values of pawn, knight, bishop, rook, queen, king for exchanges (SEE), move ordering and
 /// pruning margins; the king's is only "more than everything else".
@@ -31,145 +79,6 @@ const EXCHANGE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 pub fn piece_value(piece: Piece) -> i32 {
     EXCHANGE_VALUE[piece as usize]
 }
-
-/// PeSTO's piece-square tables, middlegame then endgame per piece, from White's side with a8
-/// first (as printed: rank 8 on the first row), so a White piece on square `s` (a1 = 0) reads
-/// entry `s ^ 56`.
-#[rustfmt::skip]
-const PST: [[[i32; 64]; 2]; 6] = [
-    [
-        [
-              0,   0,   0,   0,   0,   0,  0,   0,
-             98, 134,  61,  95,  68, 126, 34, -11,
-             -6,   7,  26,  31,  65,  56, 25, -20,
-            -14,  13,   6,  21,  23,  12, 17, -23,
-            -27,  -2,  -5,  12,  17,   6, 10, -25,
-            -26,  -4,  -4, -10,   3,   3, 33, -12,
-            -35,  -1, -20, -23, -15,  24, 38, -22,
-              0,   0,   0,   0,   0,   0,  0,   0,
-        ],
-        [
-              0,   0,   0,   0,   0,   0,   0,   0,
-            178, 173, 158, 134, 147, 132, 165, 187,
-             94, 100,  85,  67,  56,  53,  82,  84,
-             32,  24,  13,   5,  -2,   4,  17,  17,
-             13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-              4,   7,  -6,   1,   0,  -5,  -1,  -8,
-             13,   8,   8,  10,  13,   0,   2,  -7,
-              0,   0,   0,   0,   0,   0,   0,   0,
-        ],
-    ],
-    [
-        [
-            -167, -89, -34, -49,  61, -97, -15, -107,
-             -73, -41,  72,  36,  23,  62,   7,  -17,
-             -47,  60,  37,  65,  84, 129,  73,   44,
-              -9,  17,  19,  53,  37,  69,  18,   22,
-             -13,   4,  16,  13,  28,  19,  21,   -8,
-             -23,  -9,  12,  10,  19,  17,  25,  -16,
-             -29, -53, -12,  -3,  -1,  18, -14,  -19,
-            -105, -21, -58, -33, -17, -28, -19,  -23,
-        ],
-        [
-            -58, -38, -13, -28, -31, -27, -63, -99,
-            -25,  -8, -25,  -2,  -9, -25, -24, -52,
-            -24, -20,  10,   9,  -1,  -9, -19, -41,
-            -17,   3,  22,  22,  22,  11,   8, -18,
-            -18,  -6,  16,  25,  16,  17,   4, -18,
-            -23,  -3,  -1,  15,  10,  -3, -20, -22,
-            -42, -20, -10,  -5,  -2, -20, -23, -44,
-            -29, -51, -23, -15, -22, -18, -50, -64,
-        ],
-    ],
-    [
-        [
-            -29,   4, -82, -37, -25, -42,   7,  -8,
-            -26,  16, -18, -13,  30,  59,  18, -47,
-            -16,  37,  43,  40,  35,  50,  37,  -2,
-             -4,   5,  19,  50,  37,  37,   7,  -2,
-             -6,  13,  13,  26,  34,  12,  10,   4,
-              0,  15,  15,  15,  14,  27,  18,  10,
-              4,  15,  16,   0,   7,  21,  33,   1,
-            -33,  -3, -14, -21, -13, -12, -39, -21,
-        ],
-        [
-            -14, -21, -11,  -8, -7,  -9, -17, -24,
-             -8,  -4,   7, -12, -3, -13,  -4, -14,
-              2,  -8,   0,  -1, -2,   6,   0,   4,
-             -3,   9,  12,   9, 14,  10,   3,   2,
-             -6,   3,  13,  19,  7,  10,  -3,  -9,
-            -12,  -3,   8,  10, 13,   3,  -7, -15,
-            -14, -18,  -7,  -1,  4,  -9, -15, -27,
-            -23,  -9, -23,  -5, -9, -16,  -5, -17,
-        ],
-    ],
-    [
-        [
-             32,  42,  32,  51, 63,  9,  31,  43,
-             27,  32,  58,  62, 80, 67,  26,  44,
-             -5,  19,  26,  36, 17, 45,  61,  16,
-            -24, -11,   7,  26, 24, 35,  -8, -20,
-            -36, -26, -12,  -1,  9, -7,   6, -23,
-            -45, -25, -16, -17,  3,  0,  -5, -33,
-            -44, -16, -20,  -9, -1, 11,  -6, -71,
-            -19, -13,   1,  17, 16,  7, -37, -26,
-        ],
-        [
-            13, 10, 18, 15, 12,  12,   8,   5,
-            11, 13, 13, 11, -3,   3,   8,   3,
-             7,  7,  7,  5,  4,  -3,  -5,  -3,
-             4,  3, 13,  1,  2,   1,  -1,   2,
-             3,  5,  8,  4, -5,  -6,  -8, -11,
-            -4,  0, -5, -1, -7, -12,  -8, -16,
-            -6, -6,  0,  2, -9,  -9, -11,  -3,
-            -9,  2,  3, -1, -5, -13,   4, -20,
-        ],
-    ],
-    [
-        [
-            -28,   0,  29,  12,  59,  44,  43,  45,
-            -24, -39,  -5,   1, -16,  57,  28,  54,
-            -13, -17,   7,   8,  29,  56,  47,  57,
-            -27, -27, -16, -16,  -1,  17,  -2,   1,
-             -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-            -14,   2, -11,  -2,  -5,   2,  14,   5,
-            -35,  -8,  11,   2,   8,  15,  -3,   1,
-             -1, -18,  -9,  10, -15, -25, -31, -50,
-        ],
-        [
-             -9,  22,  22,  27,  27,  19,  10,  20,
-            -17,  20,  32,  41,  58,  25,  30,   0,
-            -20,   6,   9,  49,  47,  35,  19,   9,
-              3,  22,  24,  45,  57,  40,  57,  36,
-            -18,  28,  19,  47,  31,  34,  39,  23,
-            -16, -27,  15,   6,   9,  17,  10,   5,
-            -22, -23, -30, -16, -16, -23, -36, -32,
-            -33, -28, -22, -43,  -5, -32, -20, -41,
-        ],
-    ],
-    [
-        [
-            -65,  23,  16, -15, -56, -34,   2,  13,
-             29,  -1, -20,  -7,  -8,  -4, -38, -29,
-             -9,  24,   2, -16, -20,   6,  22, -22,
-            -17, -20, -12, -27, -30, -25, -14, -36,
-            -49,  -1, -27, -39, -46, -44, -33, -51,
-            -14, -14, -22, -46, -44, -30, -15, -27,
-              1,   7,  -8, -64, -43, -16,   9,   8,
-            -15,  36,  12, -54,   8, -28,  24,  14,
-        ],
-        [
-            -74, -35, -18, -18, -11,  15,   4, -17,
-            -12,  17,  14,  17,  17,  38,  23,  11,
-             10,  17,  23,  15,  20,  45,  44,  13,
-             -8,  22,  24,  27,  26,  33,  26,   3,
-            -18,  -4,  21,  24,  27,  23,   9, -11,
-            -19,  -3,  11,  21,  23,  16,   7,  -9,
-            -27, -11,   4,  13,  14,   4,  -5, -17,
-            -53, -34, -21, -11, -28, -14, -24, -43,
-        ],
-    ],
-];
 
 /// Material plus piece-square value, (middlegame, endgame), per piece and square (a1 = 0) for a
 /// White piece; computed at compile time. Black reads its square mirrored (`s ^ 56`).
@@ -190,11 +99,34 @@ const TABLE: [[(i32, i32); 64]; 6] = {
     table
 };
 
-/// Material and piece-square sums for both phases, from White's side.
-fn white_terms(board: &Board) -> (i32, i32, i32) {
-    let (mut mg, mut eg, mut phase) = (0, 0, 0);
+/// The engine's sink: sums the weights, (middlegame, endgame), from White's side.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl EvalSink for Sum {
+    #[inline(always)]
+    fn piece_square(&mut self, piece: Piece, square: usize, sign: i32) {
+        let (m, e) = TABLE[piece as usize][square];
+        self.mg += sign * m;
+        self.eg += sign * e;
+    }
+
+    #[inline(always)]
+    fn positional(&mut self, term: usize, times: i32) {
+        let (m, e) = POSITIONAL[term];
+        self.mg += m * times;
+        self.eg += e * times;
+    }
+}
+
+/// Reports every term of `board` to `sink` and returns the game phase (0 to [`PHASE_TOTAL`]).
+#[inline(always)]
+pub fn terms(board: &Board, sink: &mut impl EvalSink) -> i32 {
+    let mut phase = 0;
     for piece in Piece::ALL {
-        let table = &TABLE[piece as usize];
         for color in Color::ALL {
             // Black's squares are mirrored to White's view (rank r -> 7 - r).
             let (sign, flip) = if color == Color::White {
@@ -204,21 +136,19 @@ fn white_terms(board: &Board) -> (i32, i32, i32) {
             };
             let pieces = board.colored_pieces(color, piece);
             for square in pieces {
-                let (m, e) = table[square as usize ^ flip];
-                mg += sign * m;
-                eg += sign * e;
+                sink.piece_square(piece, square as usize ^ flip, sign);
             }
             phase += PHASE_WEIGHT[piece as usize] * pieces.len() as i32;
         }
     }
-    (mg, eg, phase.min(PHASE_TOTAL))
+    positional_terms(board, sink);
+    phase.min(PHASE_TOTAL)
 }
 
-/// The static evaluation in centipawns from the side to move's point of view.
-pub fn evaluate(board: &Board) -> i32 {
-    let (mg, eg, phase) = white_terms(board);
-    let (pmg, peg) = positional_terms(board);
-    let (mg, eg) = (mg + pmg, eg + peg);
+/// The tapered value from White's side of middlegame and endgame sums `mg` and `eg` at `phase`,
+/// then from the side to move's, tempo included: the engine's integer arithmetic, which the
+/// tuner's exactness test reproduces.
+pub fn taper(board: &Board, mg: i32, eg: i32, phase: i32) -> i32 {
     let white = (mg * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL;
     let stm = if board.side_to_move() == Color::White {
         white
@@ -226,6 +156,13 @@ pub fn evaluate(board: &Board) -> i32 {
         -white
     };
     stm + TEMPO
+}
+
+/// The static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(board: &Board) -> i32 {
+    let mut sum = Sum::default();
+    let phase = terms(board, &mut sum);
+    taper(board, sum.mg, sum.eg, phase)
 }
 
 /// Neither side can mate: no pawns, rooks or queens, and at most one minor piece in all.

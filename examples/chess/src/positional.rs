@@ -3,37 +3,59 @@
 //! bishop pair, rooks on open and half-open files, and piece
 //! mobility. Each is a (middlegame, endgame) pair in centipawns, tapered with the rest.
 //!
-//! The weights are round numbers of the size small engines use, not tuned here; games measured
-//! the whole set (BENCHMARKS.md, "Chess engine: strength").
+//! The weights are in `crate::weights`, indexed by this module's term constants.
 
+use crate::eval::EvalSink;
 use cozy_chess::{
     get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, Color,
     File, Piece, Square,
 };
 
-/// A passed pawn on relative rank 2..7 (index = rank, 0 = first rank).
-const PASSED: [(i32, i32); 8] = [
-    (0, 0),
-    (0, 5),
-    (3, 10),
-    (8, 20),
-    (18, 35),
-    (35, 60),
-    (60, 90),
-    (0, 0),
+/// Term of a passed pawn on relative rank `PASSED + rank` (0 = first rank; only 1..=6 occur).
+pub const PASSED: usize = 0;
+/// Per passed pawn beyond its second rank, times (rank − 1): per square the enemy king is from
+/// the square in front of it (an endgame term at first: its middlegame weight started at 0)…
+pub const PASSER_ENEMY_KING: usize = 8;
+/// …and per square our king is (a negative weight).
+pub const PASSER_OWN_KING: usize = 9;
+/// Per pawn beyond the first on a file.
+pub const DOUBLED: usize = 10;
+/// Per pawn without own pawns on the adjacent files.
+pub const ISOLATED: usize = 11;
+/// Two bishops or more.
+pub const BISHOP_PAIR: usize = 12;
+/// Per rook on a file without pawns.
+pub const ROOK_OPEN_FILE: usize = 13;
+/// Per rook on a file with enemy pawns only.
+pub const ROOK_HALF_OPEN_FILE: usize = 14;
+/// Per square a piece reaches (not own-occupied, not attacked by an enemy pawn) beyond
+/// a typical count (4, 6, 7, 13): knight, bishop, rook, queen at `MOBILITY + kind`.
+pub const MOBILITY: usize = 15;
+/// The number of positional terms.
+pub const TERMS: usize = 19;
+/// What each term is, for the weights file's comments and the tuner's report.
+pub const TERM_NAMES: [&str; TERMS] = [
+    "passed pawn, relative rank 1 (never occurs)",
+    "passed pawn, relative rank 2",
+    "passed pawn, relative rank 3",
+    "passed pawn, relative rank 4",
+    "passed pawn, relative rank 5",
+    "passed pawn, relative rank 6",
+    "passed pawn, relative rank 7",
+    "passed pawn, relative rank 8 (never occurs)",
+    "passed pawn: enemy king's distance to its front square, times (rank - 1), ranks 3-7",
+    "passed pawn: own king's distance to its front square, times (rank - 1), ranks 3-7",
+    "doubled pawn, per pawn beyond the first on a file",
+    "isolated pawn",
+    "bishop pair",
+    "rook on an open file",
+    "rook on a half-open file",
+    "knight mobility, per square beyond 4",
+    "bishop mobility, per square beyond 6",
+    "rook mobility, per square beyond 7",
+    "queen mobility, per square beyond 13",
 ];
-/// Endgame, per passed pawn beyond its third rank, times (rank − 1): per square the enemy king
-/// is from the square in front of it, and less per square our king is.
-const PASSER_ENEMY_KING: i32 = 5;
-const PASSER_OWN_KING: i32 = 2;
-const DOUBLED: (i32, i32) = (-10, -20);
-const ISOLATED: (i32, i32) = (-10, -12);
-const BISHOP_PAIR: (i32, i32) = (30, 50);
-const ROOK_OPEN_FILE: (i32, i32) = (25, 10);
-const ROOK_HALF_OPEN_FILE: (i32, i32) = (12, 8);
-/// Per square a piece reaches (not own-occupied, not attacked by an enemy pawn), beyond a
-/// typical count: knight, bishop, rook, queen.
-const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+/// A typical count of reachable squares: knight, bishop, rook, queen.
 const MOBILITY_BASE: [i32; 4] = [4, 6, 7, 13];
 
 /// The squares in front of `square` (towards the far rank for `color`) on its file and the
@@ -66,14 +88,9 @@ fn pawn_attacks(board: &Board, color: Color) -> BitBoard {
     attacks
 }
 
-fn add(sum: &mut (i32, i32), term: (i32, i32), times: i32) {
-    sum.0 += term.0 * times;
-    sum.1 += term.1 * times;
-}
-
-/// The terms for `color`, (middlegame, endgame), from its own side.
-fn side_terms(board: &Board, color: Color) -> (i32, i32) {
-    let mut sum = (0, 0);
+/// Reports the terms of `color` to `sink`, signed `sign` (+1 White, −1 Black).
+#[inline(always)]
+fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) {
     let own = board.colors(color);
     let own_pawns = board.colored_pieces(color, Piece::Pawn);
     let enemy_pawns = board.colored_pieces(!color, Piece::Pawn);
@@ -81,30 +98,29 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
     for square in own_pawns {
         if (front_span(square, color) & enemy_pawns).is_empty() {
             let rank = square.rank().relative_to(color) as usize;
-            add(&mut sum, PASSED[rank], 1);
+            sink.positional(PASSED + rank, sign);
             // In the endgame the kings decide: the enemy king far from the square in front of
             // the pawn, our king near it, the more the further the pawn has come.
             if (2..7).contains(&rank) {
                 let ahead = if color == Color::White { 1 } else { -1 };
                 let front = square.offset(0, ahead);
-                let weight = rank as i32 - 1;
-                sum.1 += weight
-                    * (PASSER_ENEMY_KING * distance(enemy_king, front)
-                        - PASSER_OWN_KING * distance(own_king, front));
+                let weight = sign * (rank as i32 - 1);
+                sink.positional(PASSER_ENEMY_KING, weight * distance(enemy_king, front));
+                sink.positional(PASSER_OWN_KING, weight * distance(own_king, front));
             }
         }
         if (square.file().adjacent() & own_pawns).is_empty() {
-            add(&mut sum, ISOLATED, 1);
+            sink.positional(ISOLATED, sign);
         }
     }
     for file in File::ALL {
         let on_file = (own_pawns & file.bitboard()).len() as i32;
         if on_file > 1 {
-            add(&mut sum, DOUBLED, on_file - 1);
+            sink.positional(DOUBLED, sign * (on_file - 1));
         }
     }
     if board.colored_pieces(color, Piece::Bishop).len() >= 2 {
-        add(&mut sum, BISHOP_PAIR, 1);
+        sink.positional(BISHOP_PAIR, sign);
     }
     for square in board.colored_pieces(color, Piece::Rook) {
         let file = square.file().bitboard();
@@ -114,7 +130,7 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
             } else {
                 ROOK_HALF_OPEN_FILE
             };
-            add(&mut sum, term, 1);
+            sink.positional(term, sign);
         }
     }
     let reachable = !own & !pawn_attacks(board, !color);
@@ -129,22 +145,22 @@ fn side_terms(board: &Board, color: Color) -> (i32, i32) {
                 _ => get_bishop_moves(square, occupied) | get_rook_moves(square, occupied),
             };
             let count = (moves & reachable).len() as i32;
-            add(&mut sum, MOBILITY[kind], count - MOBILITY_BASE[kind]);
+            sink.positional(MOBILITY + kind, sign * (count - MOBILITY_BASE[kind]));
         }
     }
-    sum
 }
 
-/// White's terms less Black's, (middlegame, endgame).
-pub fn positional_terms(board: &Board) -> (i32, i32) {
-    let white = side_terms(board, Color::White);
-    let black = side_terms(board, Color::Black);
-    (white.0 - black.0, white.1 - black.1)
+/// Reports White's terms (signed +1) and Black's (−1) to `sink`.
+#[inline(always)]
+pub fn positional_terms(board: &Board, sink: &mut impl EvalSink) {
+    side_terms(board, Color::White, 1, sink);
+    side_terms(board, Color::Black, -1, sink);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::weights::POSITIONAL;
     use cozy_chess::Rank;
 
     #[test]
@@ -157,6 +173,23 @@ mod tests {
         let black = front_span(e4, Color::Black);
         assert_eq!(black.len(), 9, "d3-f1: three files, three ranks");
         assert!(front_span(Square::new(File::A, Rank::Eighth), Color::White).is_empty());
+    }
+
+    /// Sums the positional weights only.
+    struct PositionalSum(i32, i32);
+
+    impl EvalSink for PositionalSum {
+        fn piece_square(&mut self, _: Piece, _: usize, _: i32) {}
+        fn positional(&mut self, term: usize, times: i32) {
+            self.0 += POSITIONAL[term].0 * times;
+            self.1 += POSITIONAL[term].1 * times;
+        }
+    }
+
+    fn positional_sum(board: &Board) -> (i32, i32) {
+        let mut sum = PositionalSum(0, 0);
+        positional_terms(board, &mut sum);
+        (sum.0, sum.1)
     }
 
     /// The position with the board flipped top to bottom and the colours swapped.
@@ -187,8 +220,8 @@ mod tests {
             "8/5pk1/1p4p1/pP1P4/P7/4B1P1/5PK1/2r5 w - - 0 40",
         ] {
             let board: Board = fen.parse().unwrap();
-            let a = positional_terms(&board);
-            let b = positional_terms(&mirrored(fen));
+            let a = positional_sum(&board);
+            let b = positional_sum(&mirrored(fen));
             assert_eq!(a, (-b.0, -b.1), "{fen}");
             assert_ne!(a, (0, 0), "{fen}: some term counts");
         }
