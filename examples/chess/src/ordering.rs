@@ -1,10 +1,15 @@
 //! Move ordering: the table's move first, then captures that do not lose material (static
 //! exchange evaluation) by MVV-LVA, and promotions, then the killer moves of this ply, then
 //! quiet moves by their history score, then the captures that lose material.
+//!
+//! A quiet move's history score is the sum of three tables: the butterfly history (side, from,
+//! to), and two continuation histories (the piece and destination of this move, after those of
+//! the move one ply before, and two plies before). The butterfly table says "this move is good
+//! here", the continuations "this move answers that one".
 
 use crate::eval::piece_value;
 use crate::see::see_at_least;
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{Board, Move, Piece, Square};
 
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
@@ -41,11 +46,41 @@ pub fn is_tactical(board: &Board, mv: Move) -> bool {
     mv.promotion.is_some() || captured(board, mv).is_some()
 }
 
-/// The per-thread statistics ordering learns from: killers per ply and history per
-/// (side, from, to).
+/// Piece-and-destination pairs: 6 pieces × 64 squares.
+const PIECE_SQUARES: usize = 6 * 64;
+/// One continuation table: side to move × the earlier move's pair × this move's pair.
+const CONTINUATION_LEN: usize = 2 * PIECE_SQUARES * PIECE_SQUARES;
+
+/// The piece and destination of a move that was played, the key of continuation history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The piece that moved (before any promotion).
+    pub piece: Piece,
+    /// Where it went.
+    pub to: Square,
+}
+
+impl PlayedMove {
+    fn pair(self) -> usize {
+        self.piece as usize * 64 + self.to as usize
+    }
+}
+
+/// Where a node's continuation histories live: one row per earlier move (one ply before, two
+/// plies before) that exists; none at the root, none past a null move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Continuation {
+    rows: [Option<usize>; 2],
+}
+
+/// The per-thread statistics ordering learns from: killers per ply, the butterfly history per
+/// (side, from, to), and the continuation histories.
 pub struct OrderingStats {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// `[plies back − 1][side][earlier pair][this pair]`; i16, so both tables take 1.2 MB a
+    /// thread (scores stay within ±16,384, see `bump`).
+    continuation: Vec<i16>,
 }
 
 impl OrderingStats {
@@ -54,7 +89,45 @@ impl OrderingStats {
         OrderingStats {
             killers: vec![[None; 2]; max_ply + 1],
             history: vec![0; 2 * 64 * 64],
+            continuation: vec![0; 2 * CONTINUATION_LEN],
         }
+    }
+
+    /// The continuation rows of a node whose earlier moves (one ply back, two plies back) were
+    /// `earlier`.
+    pub fn continuation(&self, board: &Board, earlier: [Option<PlayedMove>; 2]) -> Continuation {
+        let side = board.side_to_move() as usize;
+        let mut rows = [None; 2];
+        for (back, played) in earlier.into_iter().enumerate() {
+            rows[back] = played.map(|p| {
+                back * CONTINUATION_LEN + (side * PIECE_SQUARES + p.pair()) * PIECE_SQUARES
+            });
+        }
+        Continuation { rows }
+    }
+
+    /// The continuation-table indices of `mv` (a quiet move of the side to move) at a node.
+    fn continuation_indices(
+        board: &Board,
+        mv: Move,
+        continuation: &Continuation,
+    ) -> impl Iterator<Item = usize> {
+        let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
+        let pair = PlayedMove { piece, to: mv.to }.pair();
+        continuation
+            .rows
+            .into_iter()
+            .flatten()
+            .map(move |row| row + pair)
+    }
+
+    /// The history score of the quiet move `mv`: butterfly plus continuations.
+    fn quiet_score(&self, board: &Board, mv: Move, continuation: &Continuation) -> i32 {
+        let mut score = self.history[Self::history_index(board, mv)];
+        for index in Self::continuation_indices(board, mv, continuation) {
+            score += i32::from(self.continuation[index]);
+        }
+        score
     }
 
     fn history_index(board: &Board, mv: Move) -> usize {
@@ -63,24 +136,35 @@ impl OrderingStats {
 
     /// A quiet move caused a beta cutoff at `ply` after `depth` plies of search: remember it, and
     /// punish the quiet moves tried before it.
-    pub fn reward(&mut self, board: &Board, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
+    pub fn reward(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        ply: usize,
+        depth: i32,
+        tried: &[Move],
+        continuation: &Continuation,
+    ) {
         let killers = &mut self.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
         let bonus = (depth * depth).min(400);
-        self.bump(Self::history_index(board, mv), bonus);
+        self.bump_all(board, mv, bonus, continuation);
         for &other in tried {
-            self.bump(Self::history_index(board, other), -bonus);
+            self.bump_all(board, other, -bonus, continuation);
         }
     }
 
-    /// The history gravity update: scores saturate smoothly at ±HISTORY_MAX.
-    fn bump(&mut self, index: usize, bonus: i32) {
-        let h = &mut self.history[index];
-        *h += bonus * 32 - *h * bonus.abs() / 512;
-        *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+    fn bump_all(&mut self, board: &Board, mv: Move, bonus: i32, continuation: &Continuation) {
+        let h = &mut self.history[Self::history_index(board, mv)];
+        *h = gravity(*h, bonus);
+        for index in Self::continuation_indices(board, mv, continuation) {
+            let c = &mut self.continuation[index];
+            // `gravity` keeps |c| within 32 · 512 (+ one step's rounding), well inside i16.
+            *c = gravity(i32::from(*c), bonus).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        }
     }
 
     /// Whether `mv` is one of the killer moves of `ply`.
@@ -88,8 +172,15 @@ impl OrderingStats {
         self.killers[ply].contains(&Some(mv))
     }
 
-    /// The ordering score of `mv` at `ply`.
-    pub fn score(&self, board: &Board, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+    /// The ordering score of `mv` at `ply`, a node with the given continuation rows.
+    pub fn score(
+        &self,
+        board: &Board,
+        mv: Move,
+        tt_move: Option<Move>,
+        ply: usize,
+        continuation: &Continuation,
+    ) -> i32 {
         if Some(mv) == tt_move {
             return TT_MOVE;
         }
@@ -108,8 +199,15 @@ impl OrderingStats {
         if self.killers[ply].contains(&Some(mv)) {
             return KILLER;
         }
-        self.history[Self::history_index(board, mv)]
+        self.quiet_score(board, mv, continuation)
     }
+}
+
+/// The history gravity update: a score moves by 32 · bonus, less in proportion to how far it
+/// already is, so it saturates smoothly near ±32 · 512 = ±16,384 (for |bonus| ≤ 512), far inside
+/// ±HISTORY_MAX even summed over the three tables.
+fn gravity(score: i32, bonus: i32) -> i32 {
+    (score + bonus * 32 - score * bonus.abs() / 512).clamp(-HISTORY_MAX / 4, HISTORY_MAX / 4)
 }
 
 /// A list of moves with ordering scores, handed out best first by selection (most nodes cut off
