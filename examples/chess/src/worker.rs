@@ -9,7 +9,7 @@ use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
 use crate::info::uci_move;
 use crate::ordering::{
     is_history_score, is_losing_capture, is_tactical, Continuation, MovePicker, OrderingStats,
-    PlayedMove,
+    PlayedMove, Tried,
 };
 use crate::say;
 use crate::search::Task;
@@ -76,6 +76,8 @@ pub(crate) struct Worker<'a> {
     move_lists: Vec<Vec<(Move, i32)>>,
     /// Quiet moves tried so far, one list per ply (history maluses on a cutoff).
     quiet_lists: Vec<Vec<Move>>,
+    /// Captures tried so far, one list per ply (capture-history maluses on a cutoff).
+    capture_lists: Vec<Vec<Move>>,
     /// Triangular principal-variation table.
     pub(crate) pv: Vec<Vec<Move>>,
     /// Static evaluation per ply of the current path (`NO_EVAL` in check), for "improving".
@@ -131,6 +133,9 @@ impl<'a> Worker<'a> {
                 .collect(),
             quiet_lists: (0..=MAX_PLY_USIZE)
                 .map(|_| Vec::with_capacity(64))
+                .collect(),
+            capture_lists: (0..=MAX_PLY_USIZE)
+                .map(|_| Vec::with_capacity(32))
                 .collect(),
             pv: vec![Vec::new(); MAX_PLY_USIZE + 1],
             evals: vec![NO_EVAL; MAX_PLY_USIZE + 1],
@@ -341,6 +346,8 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut quiets_tried = std::mem::take(&mut self.quiet_lists[ply]);
         quiets_tried.clear();
+        let mut captures_tried = std::mem::take(&mut self.capture_lists[ply]);
+        captures_tried.clear();
         let original_alpha = alpha;
         let mut searched = 0usize;
         let mut skip_quiets = false;
@@ -452,6 +459,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 self.move_lists[ply] = moves;
                 self.quiet_lists[ply] = quiets_tried;
+                self.capture_lists[ply] = captures_tried;
                 return 0;
             }
             searched += 1;
@@ -466,26 +474,25 @@ impl<'a> Worker<'a> {
                         self.root_improved = true;
                     }
                     if score >= beta {
-                        if !tactical {
-                            self.ordering.reward(
-                                board,
-                                mv,
-                                ply,
-                                depth,
-                                &quiets_tried,
-                                &continuation,
-                            );
-                        }
+                        let tried = Tried {
+                            quiets: &quiets_tried,
+                            captures: &captures_tried,
+                        };
+                        self.ordering
+                            .reward(board, mv, ply, depth, tried, &continuation);
                         break;
                     }
                 }
             }
             if !tactical {
                 quiets_tried.push(mv);
+            } else {
+                captures_tried.push(mv);
             }
         }
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets_tried;
+        self.capture_lists[ply] = captures_tried;
 
         let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
         // The eval was wrong by at least this much where the bound says which side it is on;
