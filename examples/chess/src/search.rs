@@ -6,7 +6,7 @@
 
 use crate::info::{pv_string, uci_score};
 use crate::say;
-use crate::time::Deadlines;
+use crate::time::{soft_scale, Deadlines};
 use crate::tt::{legal_move, Bound, TranspositionTable, MATE, MATE_BOUND};
 use crate::worker::{Worker, INFINITY};
 use cozy_chess::{Board, Move};
@@ -215,6 +215,7 @@ impl Worker<'_> {
         let mut best = all_moves[0];
         let mut ponder = None;
         let mut completed = 0;
+        let mut stable_iterations = 0;
         let mut depth = 1;
         'deepening: while depth <= max_depth {
             // Lazy SMP: odd helpers run one ply ahead, so threads spread over two depths.
@@ -226,6 +227,7 @@ impl Worker<'_> {
             self.iteration = target;
             self.seldepth = 0;
             let mut found: Vec<RootLine> = Vec::with_capacity(wanted);
+            self.root_effort.clear();
             for index in 0..wanted {
                 self.root_moves = all_moves
                     .iter()
@@ -254,12 +256,18 @@ impl Worker<'_> {
             // Later lines searched a narrower root, so an unstable search can rank them higher.
             found.sort_by_key(|line| std::cmp::Reverse(line.score));
             lines = found;
+            if completed > 0 && lines[0].pv[0] == best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
             best = lines[0].pv[0];
             ponder = lines[0].pv.get(1).copied();
             completed = target;
             if self.is_main() {
                 self.report_lines(&root, target, &lines);
-                let timed_out = limits.deadlines.soft_expired()
+                let scale = soft_scale(self.root_share(best), stable_iterations);
+                let timed_out = limits.deadlines.soft_expired(scale)
                     || (all_moves.len() == 1 && limits.deadlines.is_timed());
                 if timed_out && !self.task.shared.pondering.load(Relaxed) {
                     break;

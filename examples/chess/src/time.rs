@@ -1,7 +1,8 @@
 //! Time management: how long to think, from the clock `go` reports.
 //!
 //! Two limits. The *soft* limit is checked between iterations: no new iteration starts after half
-//! of it, because the next one usually costs about as much as all before it. The *hard* limit
+//! of it, because the next one usually costs about as much as all before it; the search scales
+//! it by how clear and how stable its best move is ([`soft_scale`], 0.4 to 2.5). The *hard* limit
 //! stops a running iteration. Both leave `Move Overhead` for the GUI's and the pipe's latency,
 //! and neither exceeds a quarter of the clock left after the overhead, whatever `movestogo`
 //! says (`movestogo 0` counts as not given). At 1+0.01 with 50 ms of overhead the first move
@@ -30,6 +31,38 @@ const DEFAULT_MOVES_TO_GO: u64 = 20;
 const HARD_FACTOR: u64 = 4;
 /// …but neither limit uses more than this fraction (1/MAX_SHARE) of what is left.
 const MAX_SHARE: u64 = 4;
+
+/// The largest soft-limit scale: 2.5 × soft / 2 stays below the hard limit's 4 × soft.
+const SCALE_MAX: f64 = 2.5;
+/// The smallest: even a clear best move gets 40 % of the planned time.
+const SCALE_MIN: f64 = 0.4;
+
+/// How much of the planned (soft) time the search should use, from what the last iteration
+/// said about the position:
+/// - `best_move_node_share`, the fraction of the iteration's root nodes the best move took. A
+///   move that refutes all others quickly takes most of them (clear: less time); one whose
+///   rivals needed as much work is a close call (more time). The scale is `(1.5 − share) · 1.35`,
+///   so 0.68 at a share of 1, 1.35 at 0.5.
+/// - `stable_iterations`, how many iterations in a row the best move has stayed the same: a
+///   move that just changed gets 1.4 times more, one stable for 4 or more 0.8 times.
+///
+/// The product is clamped to 0.4..=2.5.
+pub fn soft_scale(best_move_node_share: f64, stable_iterations: u32) -> f64 {
+    let share = if best_move_node_share.is_nan() {
+        0.5
+    } else {
+        best_move_node_share.clamp(0.0, 1.0)
+    };
+    let by_nodes = (1.5 - share) * 1.35;
+    let by_stability = match stable_iterations {
+        0 => 1.4,
+        1 => 1.15,
+        2 => 1.0,
+        3 => 0.9,
+        _ => 0.8,
+    };
+    (by_nodes * by_stability).clamp(SCALE_MIN, SCALE_MAX)
+}
 
 /// The deadlines of one search.
 #[derive(Clone, Copy, Debug)]
@@ -101,9 +134,17 @@ impl Deadlines {
         self.start.elapsed()
     }
 
-    /// Whether a new iteration should not start.
-    pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|soft| self.elapsed() >= soft / 2)
+    /// Whether a new iteration should not start, the soft limit scaled by `scale` (see
+    /// [`soft_scale`]; 1 for none). Whatever the scale, the hard limit still ends the iteration.
+    /// A scale that is not a number counts as 1.
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        let scale = if scale.is_nan() {
+            1.0
+        } else {
+            scale.clamp(0.0, SCALE_MAX)
+        };
+        self.soft
+            .is_some_and(|soft| self.elapsed() >= soft.mul_f64(scale) / 2)
     }
 
     /// Whether the running iteration must stop now.
@@ -142,6 +183,47 @@ mod tests {
             ..Clock::default()
         };
         assert!(Deadlines::new(start, &fixed, u64::MAX).hard.is_some());
+    }
+
+    #[test]
+    fn the_soft_scale_spends_more_on_close_and_changing_choices() {
+        // A clear, stable move takes less than a close or a new one, within the bounds.
+        assert!(soft_scale(0.9, 5) < soft_scale(0.3, 5));
+        assert!(soft_scale(0.6, 5) < soft_scale(0.6, 0));
+        for share in [f64::NAN, -1.0, 0.0, 0.5, 1.0, 7.0] {
+            for stable in [0, 1, 2, 3, 4, 100] {
+                let scale = soft_scale(share, stable);
+                assert!((SCALE_MIN..=SCALE_MAX).contains(&scale), "{share} {stable}");
+            }
+        }
+        assert_eq!(soft_scale(1.0, 5), SCALE_MIN.max(0.5 * 1.35 * 0.8));
+        assert_eq!(soft_scale(0.0, 0), SCALE_MAX);
+    }
+
+    #[test]
+    fn the_scaled_soft_limit_stays_below_the_hard_one() {
+        let clock = Clock {
+            time_ms: Some(10_000),
+            inc_ms: 100,
+            moves_to_go: None,
+            move_time_ms: None,
+        };
+        let d = Deadlines::new(Instant::now(), &clock, 50);
+        let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
+        assert!(soft.mul_f64(SCALE_MAX) / 2 < hard, "{d:?}");
+        // Any scale, even absurd ones, is clamped.
+        let later = Deadlines {
+            start: Instant::now() - soft.mul_f64(SCALE_MAX) / 2,
+            ..d
+        };
+        assert!(later.soft_expired(f64::INFINITY));
+        assert!(later.soft_expired(f64::NAN), "NaN counts as 1");
+        let early = Deadlines {
+            start: Instant::now(),
+            ..d
+        };
+        assert!(!early.soft_expired(f64::NAN) && !early.soft_expired(1.0));
+        assert!(early.soft_expired(0.0), "a zero scale stops at once");
     }
 
     #[test]

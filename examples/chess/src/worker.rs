@@ -8,7 +8,8 @@ use crate::correction::Correction;
 use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
 use crate::info::uci_move;
 use crate::ordering::{
-    is_history_score, is_losing_capture, is_tactical, MovePicker, OrderingStats,
+    is_history_score, is_losing_capture, is_tactical, Continuation, MovePicker, OrderingStats,
+    PlayedMove, Tried,
 };
 use crate::say;
 use crate::search::Task;
@@ -75,10 +76,15 @@ pub(crate) struct Worker<'a> {
     move_lists: Vec<Vec<(Move, i32)>>,
     /// Quiet moves tried so far, one list per ply (history maluses on a cutoff).
     quiet_lists: Vec<Vec<Move>>,
+    /// Captures tried so far, one list per ply (capture-history maluses on a cutoff).
+    capture_lists: Vec<Vec<Move>>,
     /// Triangular principal-variation table.
     pub(crate) pv: Vec<Vec<Move>>,
     /// Static evaluation per ply of the current path (`NO_EVAL` in check), for "improving".
     evals: Vec<i32>,
+    /// The move played at each ply of the current path (`None` for a null move), for
+    /// continuation history.
+    played: Vec<Option<PlayedMove>>,
     /// `reductions[depth][move_number]` for late-move reductions.
     reductions: Vec<[i32; 64]>,
     /// Root moves this iteration may play: `go searchmoves`, less the moves earlier MultiPV
@@ -92,6 +98,8 @@ pub(crate) struct Worker<'a> {
     /// Set when the root raised alpha in the current iteration (its PV move is then usable if
     /// the iteration is cut short).
     pub(crate) root_improved: bool,
+    /// Nodes this thread spent below each root move in the current iteration (time management).
+    pub(crate) root_effort: Vec<(Move, u64)>,
 }
 
 impl<'a> Worker<'a> {
@@ -126,14 +134,31 @@ impl<'a> Worker<'a> {
             quiet_lists: (0..=MAX_PLY_USIZE)
                 .map(|_| Vec::with_capacity(64))
                 .collect(),
+            capture_lists: (0..=MAX_PLY_USIZE)
+                .map(|_| Vec::with_capacity(32))
+                .collect(),
             pv: vec![Vec::new(); MAX_PLY_USIZE + 1],
             evals: vec![NO_EVAL; MAX_PLY_USIZE + 1],
+            played: vec![None; MAX_PLY_USIZE + 1],
             reductions,
             root_moves,
             root_restricted: false,
             iteration: 0,
             root_improved: false,
+            root_effort: Vec::new(),
         }
+    }
+
+    /// The share of the iteration's root nodes spent below `mv` (NaN before any).
+    pub(crate) fn root_share(&self, mv: Move) -> f64 {
+        let total: u64 = self.root_effort.iter().map(|&(_, n)| n).sum();
+        let own: u64 = self
+            .root_effort
+            .iter()
+            .filter(|&&(m, _)| m == mv)
+            .map(|&(_, n)| n)
+            .sum();
+        own as f64 / total as f64
     }
 
     pub(crate) fn is_main(&self) -> bool {
@@ -279,6 +304,7 @@ impl<'a> Worker<'a> {
                     // The null move breaks repetition chains: nothing before it may repeat.
                     child.set_halfmove_clock(0);
                     self.task.tt.prefetch(child.hash());
+                    self.played[ply] = None;
                     let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                     self.path.push(key);
                     let score =
@@ -297,13 +323,16 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
+        let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
+        let continuation = self.ordering.continuation(board, [earlier(1), earlier(2)]);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         moves.clear();
         let only = if root { &self.root_moves[..] } else { &[] };
         board.generate_moves(|piece_moves| {
             for mv in piece_moves {
                 if !root || only.contains(&mv) {
-                    moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
+                    let order = self.ordering.score(board, mv, tt_move, ply, &continuation);
+                    moves.push((mv, order));
                 }
             }
             false
@@ -317,6 +346,8 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut quiets_tried = std::mem::take(&mut self.quiet_lists[ply]);
         quiets_tried.clear();
+        let mut captures_tried = std::mem::take(&mut self.capture_lists[ply]);
+        captures_tried.clear();
         let original_alpha = alpha;
         let mut searched = 0usize;
         let mut skip_quiets = false;
@@ -383,8 +414,12 @@ impl<'a> Worker<'a> {
             // like any other move, so check sequences cannot blow the tree up).
             let extend = gives_check && see_at_least(board, mv, 0);
             let new_depth = depth - 1 + i32::from(extend);
+            self.played[ply] = board
+                .piece_on(mv.from)
+                .map(|piece| PlayedMove { piece, to: mv.to });
 
             self.path.push(key);
+            let nodes_before = self.nodes;
             let score = if searched == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
@@ -418,9 +453,13 @@ impl<'a> Worker<'a> {
                 score
             };
             self.path.pop();
+            if root {
+                self.root_effort.push((mv, self.nodes - nodes_before));
+            }
             if self.stopped {
                 self.move_lists[ply] = moves;
                 self.quiet_lists[ply] = quiets_tried;
+                self.capture_lists[ply] = captures_tried;
                 return 0;
             }
             searched += 1;
@@ -435,19 +474,25 @@ impl<'a> Worker<'a> {
                         self.root_improved = true;
                     }
                     if score >= beta {
-                        if !tactical {
-                            self.ordering.reward(board, mv, ply, depth, &quiets_tried);
-                        }
+                        let tried = Tried {
+                            quiets: &quiets_tried,
+                            captures: &captures_tried,
+                        };
+                        self.ordering
+                            .reward(board, mv, ply, depth, tried, &continuation);
                         break;
                     }
                 }
             }
             if !tactical {
                 quiets_tried.push(mv);
+            } else {
+                captures_tried.push(mv);
             }
         }
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets_tried;
+        self.capture_lists[ply] = captures_tried;
 
         let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
         // The eval was wrong by at least this much where the bound says which side it is on;
@@ -553,7 +598,11 @@ impl<'a> Worker<'a> {
             }
             for mv in piece_moves {
                 if in_check || matches!(mv.promotion, None | Some(Piece::Queen)) {
-                    moves.push((mv, self.ordering.score(board, mv, tt_move, ply)));
+                    // (No continuation here: quiet moves are only evasions, rarely many.)
+                    let order =
+                        self.ordering
+                            .score(board, mv, tt_move, ply, &Continuation::default());
+                    moves.push((mv, order));
                 }
             }
             false
