@@ -17,7 +17,9 @@
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
 
-use super::checkpoint::{settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress};
+use super::checkpoint::{
+    part_path, settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress,
+};
 use super::messages::{Control, Summary, Totals, WireFull, WireStorage};
 use super::parcel::{Link, Parcel, Parcels, ToOwner};
 use super::sent::SentFilter;
@@ -25,7 +27,7 @@ use super::watchdog::Watchdog;
 use super::wire::Traffic;
 use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
-use crate::checkpoint::{Part, Saved};
+use crate::checkpoint::{self, Part, Saved};
 use crate::model::{Invariant, Model};
 use crate::trace::{replay, Failure};
 use crate::visited::Storage;
@@ -646,8 +648,12 @@ where
             (log, frontier) = (progress.log, progress.frontier);
             // Every part is renamed into place only once every worker has written its own.
             watch.set_grace(took * 4);
-            let answers = round(worker, broadcast(Control::Written(written.is_ok())))?;
+            let answers = round(worker, broadcast(Control::Written(written.is_ok())));
             watch.set_grace(Duration::ZERO);
+            let answers = answers.inspect_err(|_| {
+                // A peer lost in this round ends the run: this part is no checkpoint's.
+                checkpoint::discard(&part_path(dir, part));
+            })?;
             let all = answers
                 .iter()
                 .filter(|c| matches!(c, Control::Written(true)))
