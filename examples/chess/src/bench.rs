@@ -4,7 +4,6 @@
 
 use crate::say;
 use crate::search::{search, Limits, Shared, Task};
-use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
 use std::time::{Duration, Instant};
@@ -65,14 +64,7 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
             history: Vec::new(),
             tt,
             shared: &shared,
-            limits: Limits {
-                depth,
-                nodes: None,
-                deadlines: Deadlines::unlimited(start),
-                infinite: false,
-                mate: None,
-                multipv: 1,
-            },
+            limits: Limits::fixed(depth, None, start),
             root_moves: Vec::new(),
             report: false,
             chess960: false,

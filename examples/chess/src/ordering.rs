@@ -139,12 +139,17 @@ impl OrderingStats {
     fn capture_index(board: &Board, mv: Move) -> Option<usize> {
         let victim = captured(board, mv)?;
         let attacker = board.piece_on(mv.from)?;
+        Some(Self::capture_slot(board, attacker, mv, victim))
+    }
+
+    /// The capture-history index of `attacker` taking `victim` with `mv`.
+    fn capture_slot(board: &Board, attacker: Piece, mv: Move, victim: Piece) -> usize {
         let pair = PlayedMove {
             piece: attacker,
             to: mv.to,
         }
         .pair();
-        Some((board.side_to_move() as usize * PIECE_SQUARES + pair) * 6 + victim as usize)
+        (board.side_to_move() as usize * PIECE_SQUARES + pair) * 6 + victim as usize
     }
 
     /// The history score of the quiet move `mv`: butterfly plus continuations.
@@ -225,14 +230,15 @@ impl OrderingStats {
             return TT_MOVE;
         }
         if let Some(victim) = captured(board, mv) {
-            let attacker = board.piece_on(mv.from).map_or(0, piece_value);
+            let attacker = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
             let band = if see_at_least(board, mv, 0) {
                 CAPTURE
             } else {
                 BAD_CAPTURE
             };
-            let learned = Self::capture_index(board, mv).map_or(0, |i| self.captures[i]);
-            return band + piece_value(victim) * 16 + i32::from(learned) / 16 - attacker / 16;
+            let learned = self.captures[Self::capture_slot(board, attacker, mv, victim)];
+            return band + piece_value(victim) * 16 + i32::from(learned) / 16
+                - piece_value(attacker) / 16;
         }
         if let Some(promotion) = mv.promotion {
             return CAPTURE + piece_value(promotion) - 1000;

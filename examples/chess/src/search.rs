@@ -11,7 +11,7 @@ use crate::tt::{legal_move, Bound, TranspositionTable, MATE, MATE_BOUND};
 use crate::worker::{Worker, INFINITY};
 use cozy_chess::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Deepest iteration (the table stores depths up to 119).
 pub const MAX_DEPTH: i32 = 100;
@@ -37,6 +37,21 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Principal variations to report (`MultiPV`); the first one decides the move.
     pub multipv: usize,
+}
+
+impl Limits {
+    /// A search to `depth` or `nodes`, with no clock, one line, and stopping at its last
+    /// iteration (what `bench` and self-play use).
+    pub fn fixed(depth: i32, nodes: Option<u64>, start: Instant) -> Self {
+        Limits {
+            depth,
+            nodes,
+            deadlines: Deadlines::unlimited(start),
+            infinite: false,
+            mate: None,
+            multipv: 1,
+        }
+    }
 }
 
 /// State shared by the search threads and the UCI thread.

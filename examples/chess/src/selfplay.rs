@@ -6,7 +6,6 @@
 use crate::eval::insufficient_material;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
 use crate::see::see_at_least;
-use crate::time::Deadlines;
 use crate::tt::{TableConfig, TranspositionTable, MATE_BOUND};
 use cozy_chess::{Board, Color, GameStatus, Move, Piece};
 use searchcache::Slots;
@@ -170,14 +169,7 @@ pub fn play_game(tt: &TranspositionTable, seed: u64, config: &SelfPlayConfig) ->
             history: history.clone(),
             tt,
             shared: &shared,
-            limits: Limits {
-                depth: crate::search::MAX_DEPTH,
-                nodes: Some(config.nodes),
-                deadlines: Deadlines::unlimited(Instant::now()),
-                infinite: false,
-                mate: None,
-                multipv: 1,
-            },
+            limits: Limits::fixed(crate::search::MAX_DEPTH, Some(config.nodes), Instant::now()),
             root_moves: Vec::new(),
             report: false,
             chess960: false,

@@ -32,7 +32,8 @@ const HARD_FACTOR: u64 = 4;
 /// …but neither limit uses more than this fraction (1/MAX_SHARE) of what is left.
 const MAX_SHARE: u64 = 4;
 
-/// The largest soft-limit scale: 2.5 × soft / 2 stays below the hard limit's 4 × soft.
+/// The largest soft-limit scale: 2.5 × soft / 2 stays below the hard limit's 4 × soft where the
+/// clock does not cap both (where it does, the hard limit still ends the iteration).
 const SCALE_MAX: f64 = 2.5;
 /// The smallest: even a clear best move gets 40 % of the planned time.
 const SCALE_MIN: f64 = 0.4;
