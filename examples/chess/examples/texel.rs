@@ -62,6 +62,12 @@ enum Command {
         /// L2 pull towards the current weights, per centipawn² of change.
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
+        /// The share of the target taken from Stockfish's score (`label.py`'s "score", read as a
+        /// win probability `1 / (1 + 10^(−score/400))`) rather than from the game's result; with
+        /// a share above 0 only positions with a score whose best move ("best") is quiet and
+        /// whose score is within ±3,000 are used.
+        #[arg(long, default_value_t = 0.0)]
+        stockfish_share: f64,
         /// Rewrite this weights file (`examples/chess/src/weights.rs`) with the tuned weights.
         #[arg(long)]
         write: Option<PathBuf>,
@@ -84,6 +90,12 @@ struct Line {
     result: f64,
     /// The game's index (a tenth of the games is held out by it).
     game: u64,
+    /// White's score in centipawns from Stockfish (`label.py`), if labelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<i32>,
+    /// Stockfish's best move in UCI notation, if labelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    best: Option<String>,
 }
 
 fn main() {
@@ -101,8 +113,13 @@ fn main() {
             epochs,
             learning_rate,
             l2,
+            stockfish_share,
             write,
         } => {
+            if !(0.0..=1.0).contains(&stockfish_share) {
+                eprintln!("error: --stockfish-share must be between 0 and 1");
+                std::process::exit(2);
+            }
             let scope = match scope {
                 ScopeArg::Positional => Scope::Positional,
                 ScopeArg::All => Scope::All,
@@ -113,7 +130,7 @@ fn main() {
                 l2,
                 scope,
             };
-            fit(&data, &config, write.as_deref())
+            fit(&data, &config, stockfish_share, write.as_deref())
         }
     };
     if let Err(e) = result {
@@ -147,6 +164,8 @@ fn generate(
                 fen,
                 result: record.result,
                 game,
+                score: None,
+                best: None,
             };
             let text = serde_json::to_string(&line).map_err(|e| e.to_string());
             let done = text.and_then(|text| {
@@ -177,10 +196,10 @@ fn generate(
 }
 
 /// Reads the data: (training, held-out) samples, games with index ≡ 9 (mod 10) held out.
-fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+fn load(path: &PathBuf, stockfish_share: f64) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
-    let mut dropped = 0u64;
+    let (mut dropped, mut unlabelled) = (0u64, 0u64);
     for (number, text) in BufReader::new(file).lines().enumerate() {
         let text = text.map_err(|e| format!("{}: {e}", path.display()))?;
         let bad = |what: String| format!("{} line {}: {what}", path.display(), number + 1);
@@ -196,9 +215,26 @@ fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
             dropped += 1;
             continue;
         }
+        let mut result = line.result;
+        if stockfish_share > 0.0 {
+            let (Some(score), Some(best)) = (line.score, &line.best) else {
+                unlabelled += 1;
+                continue;
+            };
+            let best_is_quiet =
+                chess::position::parse_move(&board, best, false).is_some_and(|mv| {
+                    mv.promotion.is_none() && !board.colors(!board.side_to_move()).has(mv.to)
+                });
+            if !best_is_quiet || score.abs() > 3000 {
+                dropped += 1;
+                continue;
+            }
+            let stockfish = 1.0 / (1.0 + 10f64.powf(-f64::from(score) / 400.0));
+            result = stockfish_share * stockfish + (1.0 - stockfish_share) * result;
+        }
         let sample = Sample {
             features: Features::of(&board),
-            result: line.result,
+            result,
         };
         if line.game % 10 == 9 {
             held_out.push(sample);
@@ -209,12 +245,21 @@ fn load(path: &PathBuf) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     if train.is_empty() {
         return Err(format!("{}: no training positions", path.display()));
     }
-    eprintln!("{dropped} positions left out: a winning capture or a promotion to play");
+    eprintln!(
+        "{dropped} positions left out: a winning capture or a promotion to play (or, with \
+         Stockfish's share, a capture or promotion as its best move, or a score beyond 3,000); \
+         {unlabelled} without Stockfish's score"
+    );
     Ok((train, held_out))
 }
 
-fn fit(data: &PathBuf, config: &TuneConfig, write: Option<&std::path::Path>) -> Result<(), String> {
-    let (train, held_out) = load(data)?;
+fn fit(
+    data: &PathBuf,
+    config: &TuneConfig,
+    stockfish_share: f64,
+    write: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let (train, held_out) = load(data, stockfish_share)?;
     eprintln!(
         "{} training positions, {} held out",
         train.len(),

@@ -68,6 +68,7 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
             root_moves: Vec::new(),
             report: false,
             chess960: false,
+            contempt: 0,
         };
         let outcome = search(&task, threads, |_| {});
         let took = start.elapsed();

@@ -1,9 +1,11 @@
 //! `setoption name <name> [value <value>]`: the engine's UCI options (listed by `uci`). Names
 //! are matched without regard to case; a bad value is an error answer and changes nothing.
 
-use crate::text::{parse_bool, parse_in_range, truncate};
+use crate::text::{parse_bool, parse_in_range, parse_signed_in_range, truncate};
 use crate::tt::TableConfig;
-use crate::uci::{Engine, Reply, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS};
+use crate::uci::{
+    Engine, Reply, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
+};
 use searchcache::Slots;
 
 impl Engine {
@@ -38,6 +40,11 @@ impl Engine {
             "uci_chess960" => {
                 self.finish_search(true);
                 self.chess960 = parse_bool(&value, "UCI_Chess960")?;
+                Ok(())
+            }
+            "contempt" => {
+                self.finish_search(true);
+                self.contempt = parse_signed_in_range(&value, MAX_CONTEMPT, "Contempt")?;
                 Ok(())
             }
             "clear hash" => {

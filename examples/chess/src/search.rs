@@ -85,6 +85,10 @@ pub struct Task<'a> {
     pub report: bool,
     /// Write castling as king-takes-rook (`UCI_Chess960`).
     pub chess960: bool,
+    /// What a draw is worth to the root's side, negated, in centipawns (`Contempt`): with a
+    /// positive value the search prefers playing on to a draw in a position it scores above
+    /// `−contempt`. Mate scores are unaffected.
+    pub contempt: i32,
 }
 
 /// What a search found.

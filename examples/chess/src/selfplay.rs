@@ -173,6 +173,7 @@ pub fn play_game(tt: &TranspositionTable, seed: u64, config: &SelfPlayConfig) ->
             root_moves: Vec::new(),
             report: false,
             chess960: false,
+            contempt: 0,
         };
         let outcome = search(&task, 1, |_| {});
         let Some(best) = outcome.best else {

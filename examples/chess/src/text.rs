@@ -20,6 +20,17 @@ pub fn parse_in_range(value: &str, min: usize, max: usize, what: &str) -> Result
     }
 }
 
+/// `value` as a number from `-bound` to `bound`, or an error naming `what`.
+pub fn parse_signed_in_range(value: &str, bound: i32, what: &str) -> Result<i32, String> {
+    match value.trim().parse::<i32>() {
+        Ok(v) if (-bound..=bound).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{what} must be a number from -{bound} to {bound}, not '{}'",
+            truncate(value)
+        )),
+    }
+}
+
 /// `true` or `false` (any case), or an error naming `what`.
 pub fn parse_bool(value: &str, what: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {

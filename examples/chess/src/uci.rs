@@ -30,6 +30,11 @@ pub(crate) const DEFAULT_OVERHEAD_MS: u64 = 50;
 pub(crate) const MAX_OVERHEAD_MS: u64 = 5000;
 /// Most principal variations `MultiPV` reports (more than any position has legal moves).
 pub(crate) const MAX_MULTIPV: usize = 500;
+/// `Contempt` is at most a pawn either way: more would trade real advantages for avoiding a
+/// draw.
+pub(crate) const MAX_CONTEMPT: i32 = 100;
+/// The default `Contempt`, in centipawns.
+pub(crate) const DEFAULT_CONTEMPT: i32 = 0;
 const DEFAULT_PERFT_TT_MIB: usize = 64;
 /// Deepest `perft` the commands accept.
 pub const MAX_PERFT_DEPTH: u32 = 20;
@@ -58,6 +63,8 @@ pub struct Engine {
     pub(crate) multipv: usize,
     /// `UCI_Chess960`: castling moves are written and read as king-takes-rook.
     pub(crate) chess960: bool,
+    /// `Contempt`: a draw's worth to the engine's side, negated, in centipawns.
+    pub(crate) contempt: i32,
     running: Option<Running>,
 }
 
@@ -78,6 +85,7 @@ impl Engine {
             overhead_ms: DEFAULT_OVERHEAD_MS,
             multipv: 1,
             chess960: false,
+            contempt: DEFAULT_CONTEMPT,
             running: None,
         })
     }
@@ -170,6 +178,7 @@ impl Engine {
         say!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
         say!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
         say!("option name UCI_Chess960 type check default false");
+        say!("option name Contempt type spin default {DEFAULT_CONTEMPT} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}");
         say!("option name Clear Hash type button");
         say!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}");
         say!("option name TTSlots type combo default Bucket var Bucket var Single");
@@ -224,6 +233,7 @@ impl Engine {
         let history = self.history.clone();
         let threads = self.threads;
         let chess960 = self.chess960;
+        let contempt = self.contempt;
         let thread_shared = Arc::clone(&shared);
         let root_moves = go.search_moves;
         let handle = std::thread::Builder::new()
@@ -239,6 +249,7 @@ impl Engine {
                     root_moves,
                     report: true,
                     chess960,
+                    contempt,
                 };
                 search(&task, threads, |outcome| {
                     let Some(best) = outcome.best else {

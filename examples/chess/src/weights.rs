@@ -160,24 +160,52 @@ pub const PST: [[[i32; 64]; 2]; 6] = [
 
 /// The positional terms, indexed by `crate::positional`'s term constants.
 #[rustfmt::skip]
-pub const POSITIONAL: [(i32, i32); 19] = [
+pub const POSITIONAL: [(i32, i32); 47] = [
     (0, 0), // passed pawn, relative rank 1 (never occurs)
-    (0, 5), // passed pawn, relative rank 2
-    (3, 10), // passed pawn, relative rank 3
-    (8, 20), // passed pawn, relative rank 4
-    (18, 35), // passed pawn, relative rank 5
-    (35, 60), // passed pawn, relative rank 6
-    (60, 90), // passed pawn, relative rank 7
+    (-6, 3), // passed pawn, relative rank 2
+    (-13, 16), // passed pawn, relative rank 3
+    (1, 34), // passed pawn, relative rank 4
+    (28, 50), // passed pawn, relative rank 5
+    (33, 47), // passed pawn, relative rank 6
+    (54, 55), // passed pawn, relative rank 7
     (0, 0), // passed pawn, relative rank 8 (never occurs)
-    (0, 5), // passed pawn: enemy king's distance to its front square, times (rank - 1), ranks 3-7
-    (0, -2), // passed pawn: own king's distance to its front square, times (rank - 1), ranks 3-7
-    (-10, -20), // doubled pawn, per pawn beyond the first on a file
-    (-10, -12), // isolated pawn
-    (30, 50), // bishop pair
-    (25, 10), // rook on an open file
-    (12, 8), // rook on a half-open file
-    (4, 4), // knight mobility, per square beyond 4
-    (5, 5), // bishop mobility, per square beyond 6
-    (2, 4), // rook mobility, per square beyond 7
-    (1, 2), // queen mobility, per square beyond 13
+    (-3, 8), // passed pawn: enemy king's distance to its front square, times (rank - 1), ranks 3-7
+    (1, -7), // passed pawn: own king's distance to its front square, times (rank - 1), ranks 3-7
+    (-4, -33), // doubled pawn, per pawn beyond the first on a file
+    (1, -9), // isolated pawn
+    (37, 36), // bishop pair
+    (30, -1), // rook on an open file
+    (14, 18), // rook on a half-open file
+    (5, -4), // knight mobility, per square beyond 4
+    (7, -2), // bishop mobility, per square beyond 6
+    (5, 2), // rook mobility, per square beyond 7
+    (3, 2), // queen mobility, per square beyond 13
+    (0, 5), // knight attacks on the enemy king's zone, per square
+    (4, 6), // bishop attacks on the enemy king's zone, per square
+    (11, -2), // rook attacks on the enemy king's zone, per square
+    (2, 2), // queen attacks on the enemy king's zone, per square
+    (19, -15), // pieces attacking the enemy king's zone, n(n - 1)
+    (0, -7), // own pawns one or two ranks in front of the king, its file and the adjacent ones
+    (-23, -4), // files at the king without an own pawn
+    (-13, 5), // enemy pawns one to three ranks in front of the king, its file and the adjacent ones
+    (11, -2), // pawns defended by a pawn
+    (5, 3), // pawns with a pawn beside them
+    (-8, -8), // passed pawn with its front square occupied, times (rank - 1)
+    (28, 13), // knight outpost: relative ranks 4-6, defended by a pawn, no enemy pawn can attack it
+    (9, -4), // waiting side: safe knight checks, per square
+    (-8, -5), // waiting side: safe bishop checks, per square
+    (10, -12), // waiting side: safe rook checks, per square
+    (-2, -1), // waiting side: safe queen checks, per square
+    (44, 3), // waiting side: enemy pieces attacked by our pawns
+    (20, 4), // waiting side: enemy rooks and queens attacked by our knights and bishops
+    (10, 2), // waiting side: enemy queens attacked by our rooks
+    (19, 18), // waiting side: enemy pieces attacked and not defended
+    (20, 0), // side to move: safe knight checks, per square
+    (20, 2), // side to move: safe bishop checks, per square
+    (27, -7), // side to move: safe rook checks, per square
+    (35, 2), // side to move: safe queen checks, per square
+    (1, 0), // side to move: enemy pieces attacked by our pawns
+    (-1, -1), // side to move: enemy rooks and queens attacked by our knights and bishops
+    (0, 0), // side to move: enemy queens attacked by our rooks
+    (-3, -2), // side to move: enemy pieces attacked and not defended
 ];

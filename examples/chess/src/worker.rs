@@ -218,6 +218,16 @@ impl<'a> Worker<'a> {
             .any(|&k| k == key)
     }
 
+    /// A draw's score for the side to move at `ply`: `−contempt` for the root's side (on even
+    /// plies), `+contempt` for its opponent.
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.task.contempt
+        } else {
+            self.task.contempt
+        }
+    }
+
     /// Alpha-beta search of `board` to `depth` plies; the result is from the side to move's
     /// view, and `pv[ply]` holds the line when it lies inside the window.
     pub(crate) fn negamax(
@@ -241,7 +251,7 @@ impl<'a> Worker<'a> {
         let pv_node = beta - alpha > 1;
         if !root {
             if self.is_draw(board) {
-                return 0;
+                return self.draw_score(ply);
             }
             if ply >= MAX_PLY_USIZE - 1 {
                 return evaluate(board);
@@ -339,7 +349,11 @@ impl<'a> Worker<'a> {
         });
         if moves.is_empty() {
             self.move_lists[ply] = moves;
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_score(ply)
+            };
         }
 
         let mut best_score = -INFINITY;
@@ -553,7 +567,7 @@ impl<'a> Worker<'a> {
             return evaluate(board);
         }
         if insufficient_material(board) {
-            return 0;
+            return self.draw_score(ply);
         }
         let pv_node = beta - alpha > 1;
         let key = board.hash();

@@ -40,3 +40,41 @@ fn fifty_move_rule_and_insufficient_material() {
     assert_eq!(score(last_info(&engine.go("depth 8"))), Some(("cp", 0)));
     assert!(engine.quit());
 }
+
+#[test]
+fn contempt_scores_a_draw_against_the_engines_side() {
+    let mut engine = Engine::start();
+    for (contempt, expected) in [(30, -30), (-30, 30), (0, 0)] {
+        engine.send("ucinewgame");
+        engine.send(&format!("setoption name Contempt value {contempt}"));
+        // The repetition above: Black's only move that does not lose is the draw.
+        engine.send("position fen 7k/8/8/8/8/8/Q7/K7 w - - 0 1 moves a2b2 h8g8 b2a2");
+        let lines = engine.go("depth 6");
+        assert_eq!(best_move(&lines), "g8h8", "{lines:#?}");
+        assert_eq!(
+            score(last_info(&lines)),
+            Some(("cp", expected)),
+            "{lines:#?}"
+        );
+        // So is every move of K+N v K (insufficient material).
+        engine.send("position fen 8/8/8/4k3/8/8/8/4KN2 w - - 0 1");
+        let lines = engine.go("depth 6");
+        assert_eq!(
+            score(last_info(&lines)),
+            Some(("cp", expected)),
+            "{lines:#?}"
+        );
+    }
+    // Beyond a pawn either way is refused, and the value stays.
+    engine.send("setoption name Contempt value 101");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error: Contempt must be a number from -100 to 100")),
+        "{lines:#?}"
+    );
+    engine.send("position fen 8/8/8/4k3/8/8/8/4KN2 w - - 0 1");
+    assert_eq!(score(last_info(&engine.go("depth 6"))), Some(("cp", 0)));
+    assert!(engine.quit());
+}
