@@ -63,6 +63,9 @@ pub fn current_weights() -> Vec<(i32, i32)> {
     weights
 }
 
+// The weights file and the terms agree (the tuner writes the file from `TERMS`).
+const _: () = assert!(POSITIONAL.len() == TERMS);
+
 /// Game phase weight per piece; 24 with all pieces on the board.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// The phase with all pieces on the board: pure middlegame (0 is pure endgame).

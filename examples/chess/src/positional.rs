@@ -51,11 +51,22 @@ pub const PHALANX_PAWN: usize = 28;
 pub const PASSED_BLOCKED: usize = 29;
 /// Per knight on relative ranks 4 to 6 an own pawn defends and no enemy pawn can attack.
 pub const KNIGHT_OUTPOST: usize = 30;
+/// Per pawn no own pawn on the adjacent files can come to defend (none level with it or behind
+/// it) whose square in front an enemy pawn attacks.
+pub const BACKWARD_PAWN: usize = 31;
+/// Per passed pawn whose way to the last rank is empty, times (rank − 1).
+pub const PASSED_FREE: usize = 32;
+/// Per rook on the relative seventh rank.
+pub const ROOK_ON_SEVENTH: usize = 33;
+/// Per bishop on relative ranks 4 to 6 an own pawn defends and no enemy pawn can attack.
+pub const BISHOP_OUTPOST: usize = 34;
+/// Per passed pawn whose square in front the enemy does not attack, times (rank − 1).
+pub const PASSED_SAFE_STEP: usize = 35;
 /// The threats, counted at `THREATS + offset` for the side that waits and at
 /// `THREATS + TO_MOVE + offset` for the side to move (which can carry its threat out at once,
 /// so its weights differ). Offsets: per safe checking square (one a piece of ours reaches,
 /// not ours, not attacked by the enemy) for knight, bishop, rook, queen at `SAFE_CHECK + kind`…
-pub const THREATS: usize = 31;
+pub const THREATS: usize = 36;
 /// …the terms of one side's block: safe checks by kind…
 pub const SAFE_CHECK: usize = 0;
 /// …per enemy knight, bishop, rook or queen our pawns attack…
@@ -103,6 +114,11 @@ pub const TERM_NAMES: [&str; TERMS] = [
     "pawns with a pawn beside them",
     "passed pawn with its front square occupied, times (rank - 1)",
     "knight outpost: relative ranks 4-6, defended by a pawn, no enemy pawn can attack it",
+    "backward pawn: no pawn beside or behind on the adjacent files, its front square attacked by a pawn",
+    "passed pawn with an empty way to the last rank, times (rank - 1)",
+    "rook on the seventh rank",
+    "bishop outpost: relative ranks 4-6, defended by a pawn, no enemy pawn can attack it",
+    "passed pawn whose front square the enemy does not attack, times (rank - 1)",
     "waiting side: safe knight checks, per square",
     "waiting side: safe bishop checks, per square",
     "waiting side: safe rook checks, per square",
@@ -160,6 +176,8 @@ struct Attacks {
     pieces: [BitBoard; 4],
     /// Every square the side attacks, king included.
     all: BitBoard,
+    /// The side's passed pawns on relative ranks 3 to 7 (those with king-distance terms).
+    advanced_passers: BitBoard,
 }
 
 /// The king's square and the squares next to it.
@@ -197,6 +215,8 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
     let (own_king, enemy_king) = (board.king(color), board.king(!color));
     let occupied = board.occupied();
     let own_pawn_attacks = pawn_attacks(board, color);
+    let enemy_pawn_attacks = pawn_attacks(board, !color);
+    let mut advanced_passers = BitBoard::EMPTY;
     for square in own_pawns {
         if (front_span(square, color) & enemy_pawns).is_empty() {
             let rank = square.rank().relative_to(color) as usize;
@@ -207,10 +227,14 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
                 let ahead = if color == Color::White { 1 } else { -1 };
                 let front = square.offset(0, ahead);
                 let weight = sign * (rank as i32 - 1);
+                advanced_passers |= square.bitboard();
                 sink.positional(PASSER_ENEMY_KING, weight * distance(enemy_king, front));
                 sink.positional(PASSER_OWN_KING, weight * distance(own_king, front));
                 if occupied.has(front) {
                     sink.positional(PASSED_BLOCKED, weight);
+                }
+                if (front_span(square, color) & square.file().bitboard() & occupied).is_empty() {
+                    sink.positional(PASSED_FREE, weight);
                 }
             }
         }
@@ -219,6 +243,15 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
         }
         if own_pawn_attacks.has(square) {
             sink.positional(PROTECTED_PAWN, sign);
+        }
+        let supporters = square.file().adjacent() & !front_span(square, color);
+        let ahead = if color == Color::White { 1 } else { -1 };
+        if (supporters & own_pawns).is_empty() {
+            if let Some(stop) = square.try_offset(0, ahead) {
+                if enemy_pawn_attacks.has(stop) {
+                    sink.positional(BACKWARD_PAWN, sign);
+                }
+            }
         }
         if !(square.file().adjacent() & square.rank().bitboard() & own_pawns).is_empty() {
             sink.positional(PHALANX_PAWN, sign);
@@ -244,16 +277,21 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
             sink.positional(term, sign);
         }
     }
-    for square in board.colored_pieces(color, Piece::Knight) {
-        let rank = square.rank().relative_to(color) as usize;
-        let attackable = square.file().adjacent() & front_span(square, color);
-        if (3..6).contains(&rank)
-            && own_pawn_attacks.has(square)
-            && (attackable & enemy_pawns).is_empty()
-        {
-            sink.positional(KNIGHT_OUTPOST, sign);
+    for (piece, term) in [(Piece::Knight, KNIGHT_OUTPOST), (Piece::Bishop, BISHOP_OUTPOST)] {
+        for square in board.colored_pieces(color, piece) {
+            let rank = square.rank().relative_to(color) as usize;
+            let attackable = square.file().adjacent() & front_span(square, color);
+            if (3..6).contains(&rank)
+                && own_pawn_attacks.has(square)
+                && (attackable & enemy_pawns).is_empty()
+            {
+                sink.positional(term, sign);
+            }
         }
     }
+    let seventh = Rank::Seventh.relative_to(color).bitboard();
+    let on_seventh = board.colored_pieces(color, Piece::Rook) & seventh;
+    sink.positional(ROOK_ON_SEVENTH, sign * on_seventh.len() as i32);
     // Our king's shelter and the enemy pawns coming at it.
     let shelter = in_front(own_king, color, 1..=2);
     sink.positional(KING_SHELTER, sign * (shelter & own_pawns).len() as i32);
@@ -270,12 +308,13 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
         }
     }
 
-    let reachable = !own & !pawn_attacks(board, !color);
+    let reachable = !own & !enemy_pawn_attacks;
     let enemy_zone = king_zone(enemy_king);
     let mut attacks = Attacks {
         pawns: own_pawn_attacks,
         pieces: [BitBoard::EMPTY; 4],
         all: own_pawn_attacks | get_king_moves(own_king),
+        advanced_passers,
     };
     let mut zone_attackers = 0;
     let pieces = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
@@ -353,6 +392,13 @@ fn threat_terms(
         block + HANGING,
         count(enemy_pieces & ours.all & !theirs.all),
     );
+    let ahead = if color == Color::White { 1 } else { -1 };
+    for square in ours.advanced_passers {
+        if !theirs.all.has(square.offset(0, ahead)) {
+            let rank = square.rank().relative_to(color) as i32;
+            sink.positional(PASSED_SAFE_STEP, sign * (rank - 1));
+        }
+    }
 }
 
 /// Reports White's terms (signed +1) and Black's (−1) to `sink`.
@@ -536,5 +582,26 @@ mod tests {
             storm[PAWN_STORM], 2,
             "counted for the side whose king is stormed"
         );
+    }
+
+    #[test]
+    fn second_batch_of_terms() {
+        // d3 has no pawn beside or behind it on c and e, and the c5 pawn attacks d4: backward
+        // (c5, whose c4 d3 attacks, has b6 behind it). With a White pawn on e2 it could be
+        // defended, so it is not.
+        assert_eq!(counts("4k3/8/1p6/2p5/8/3P4/8/4K3 w - - 0 1")[BACKWARD_PAWN], 1);
+        assert_eq!(counts("4k3/8/1p6/2p5/8/3P4/4P3/4K3 w - - 0 1")[BACKWARD_PAWN], 0);
+        // The passed pawn on d5 (rank index 4, weight 3): free to d8 and its step to d6 safe;
+        // a Black knight on d8 takes the free way, and one on e8 watches d6 instead.
+        let free = counts("k7/8/8/3P4/8/8/8/K7 w - - 0 1");
+        assert_eq!((free[PASSED_FREE], free[PASSED_SAFE_STEP]), (3, 3));
+        let closed = counts("k2n4/8/8/3P4/8/8/8/K7 w - - 0 1");
+        assert_eq!((closed[PASSED_FREE], closed[PASSED_SAFE_STEP]), (0, 3));
+        let watched = counts("k3n3/8/8/3P4/8/8/8/K7 w - - 0 1");
+        assert_eq!((watched[PASSED_FREE], watched[PASSED_SAFE_STEP]), (3, 0));
+        // A rook on the seventh for each side cancels; a bishop outpost on d5.
+        assert_eq!(counts("k7/3R4/8/8/8/8/4r3/K7 w - - 0 1")[ROOK_ON_SEVENTH], 0);
+        assert_eq!(counts("k7/3R4/8/8/8/8/8/K7 w - - 0 1")[ROOK_ON_SEVENTH], 1);
+        assert_eq!(counts("7k/8/8/3B4/2P5/8/8/K7 w - - 0 1")[BISHOP_OUTPOST], 1);
     }
 }

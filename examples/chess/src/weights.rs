@@ -160,7 +160,7 @@ pub const PST: [[[i32; 64]; 2]; 6] = [
 
 /// The positional terms, indexed by `crate::positional`'s term constants.
 #[rustfmt::skip]
-pub const POSITIONAL: [(i32, i32); 47] = [
+pub const POSITIONAL: [(i32, i32); 52] = [
     (0, 0), // passed pawn, relative rank 1 (never occurs)
     (-6, 3), // passed pawn, relative rank 2
     (-13, 16), // passed pawn, relative rank 3
@@ -192,6 +192,11 @@ pub const POSITIONAL: [(i32, i32); 47] = [
     (5, 3), // pawns with a pawn beside them
     (-8, -8), // passed pawn with its front square occupied, times (rank - 1)
     (28, 13), // knight outpost: relative ranks 4-6, defended by a pawn, no enemy pawn can attack it
+    (0, 0), // backward pawn: no pawn beside or behind on the adjacent files, its front square attacked by a pawn
+    (0, 0), // passed pawn with an empty way to the last rank, times (rank - 1)
+    (0, 0), // rook on the seventh rank
+    (0, 0), // bishop outpost: relative ranks 4-6, defended by a pawn, no enemy pawn can attack it
+    (0, 0), // passed pawn whose front square the enemy does not attack, times (rank - 1)
     (9, -4), // waiting side: safe knight checks, per square
     (-8, -5), // waiting side: safe bishop checks, per square
     (10, -12), // waiting side: safe rook checks, per square
