@@ -277,7 +277,10 @@ fn side_terms(board: &Board, color: Color, sign: i32, sink: &mut impl EvalSink) 
             sink.positional(term, sign);
         }
     }
-    for (piece, term) in [(Piece::Knight, KNIGHT_OUTPOST), (Piece::Bishop, BISHOP_OUTPOST)] {
+    for (piece, term) in [
+        (Piece::Knight, KNIGHT_OUTPOST),
+        (Piece::Bishop, BISHOP_OUTPOST),
+    ] {
         for square in board.colored_pieces(color, piece) {
             let rank = square.rank().relative_to(color) as usize;
             let attackable = square.file().adjacent() & front_span(square, color);
@@ -372,8 +375,8 @@ fn threat_terms(
         rook_lines,
         bishop_lines | rook_lines,
     ];
-    for kind in 0..4 {
-        let squares = (checks[kind] & ours.pieces[kind] & safe).len() as i32;
+    for (kind, (checking, reached)) in checks.iter().zip(ours.pieces).enumerate() {
+        let squares = (*checking & reached & safe).len() as i32;
         sink.positional(block + SAFE_CHECK + kind, sign * squares);
     }
     let enemy = |piece| board.colored_pieces(!color, piece);
@@ -506,12 +509,8 @@ mod tests {
             positional_terms(&board, &mut straight);
             let mut flipped = Counts([0; TERMS]);
             positional_terms(&mirrored(fen), &mut flipped);
-            for term in 0..TERMS {
-                assert_eq!(
-                    straight.0[term], -flipped.0[term],
-                    "{fen}: {}",
-                    TERM_NAMES[term]
-                );
+            for (name, (a, b)) in TERM_NAMES.iter().zip(straight.0.iter().zip(flipped.0)) {
+                assert_eq!(*a, -b, "{fen}: {name}");
             }
         }
     }
@@ -589,8 +588,14 @@ mod tests {
         // d3 has no pawn beside or behind it on c and e, and the c5 pawn attacks d4: backward
         // (c5, whose c4 d3 attacks, has b6 behind it). With a White pawn on e2 it could be
         // defended, so it is not.
-        assert_eq!(counts("4k3/8/1p6/2p5/8/3P4/8/4K3 w - - 0 1")[BACKWARD_PAWN], 1);
-        assert_eq!(counts("4k3/8/1p6/2p5/8/3P4/4P3/4K3 w - - 0 1")[BACKWARD_PAWN], 0);
+        assert_eq!(
+            counts("4k3/8/1p6/2p5/8/3P4/8/4K3 w - - 0 1")[BACKWARD_PAWN],
+            1
+        );
+        assert_eq!(
+            counts("4k3/8/1p6/2p5/8/3P4/4P3/4K3 w - - 0 1")[BACKWARD_PAWN],
+            0
+        );
         // The passed pawn on d5 (rank index 4, weight 3): free to d8 and its step to d6 safe;
         // a Black knight on d8 takes the free way, and one on e8 watches d6 instead.
         let free = counts("k7/8/8/3P4/8/8/8/K7 w - - 0 1");
@@ -600,7 +605,10 @@ mod tests {
         let watched = counts("k3n3/8/8/3P4/8/8/8/K7 w - - 0 1");
         assert_eq!((watched[PASSED_FREE], watched[PASSED_SAFE_STEP]), (3, 0));
         // A rook on the seventh for each side cancels; a bishop outpost on d5.
-        assert_eq!(counts("k7/3R4/8/8/8/8/4r3/K7 w - - 0 1")[ROOK_ON_SEVENTH], 0);
+        assert_eq!(
+            counts("k7/3R4/8/8/8/8/4r3/K7 w - - 0 1")[ROOK_ON_SEVENTH],
+            0
+        );
         assert_eq!(counts("k7/3R4/8/8/8/8/8/K7 w - - 0 1")[ROOK_ON_SEVENTH], 1);
         assert_eq!(counts("7k/8/8/3B4/2P5/8/8/K7 w - - 0 1")[BISHOP_OUTPOST], 1);
     }

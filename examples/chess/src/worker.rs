@@ -221,7 +221,7 @@ impl<'a> Worker<'a> {
     /// A draw's score for the side to move at `ply`: `−contempt` for the root's side (on even
     /// plies), `+contempt` for its opponent.
     fn draw_score(&self, ply: usize) -> i32 {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             -self.task.contempt
         } else {
             self.task.contempt
