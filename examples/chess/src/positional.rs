@@ -1,7 +1,13 @@
-//! The evaluation's terms beyond material and piece-square tables: pawn structure (passed,
-//! doubled and isolated pawns, and in the endgame the kings' distances to passed pawns), the
-//! bishop pair, rooks on open and half-open files, and piece
-//! mobility. Each is a (middlegame, endgame) pair in centipawns, tapered with the rest.
+//! The evaluation's terms beyond material and piece-square tables: pawn structure (passed
+//! pawns by rank, blocked, free and safely advancing, and the kings' distances to them;
+//! doubled, isolated, backward, protected and side-by-side pawns), the bishop pair, rooks on
+//! open and half-open files and on the seventh, outposts, mobility, king safety (attacks on
+//! the king's zone, attacker pairs, safe checks, shelter, open files, storm) and threats. Each
+//! is a (middlegame, endgame) pair in centipawns, tapered with the rest.
+//!
+//! Two passes: the first (`side_terms`) per side, which also collects what the side attacks;
+//! the second (`threat_terms`) for the terms that need both sides' attacks (a check square is
+//! safe only if the enemy does not attack it).
 //!
 //! The weights are in `crate::weights`, indexed by this module's term constants.
 
