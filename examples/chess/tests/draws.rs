@@ -59,7 +59,11 @@ fn contempt_scores_a_draw_against_the_engines_side() {
         // So is every move that reaches the hundredth half-move without mating.
         engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 99 80");
         let lines = engine.go("depth 8");
-        assert_eq!(score(last_info(&lines)), Some(("cp", expected)), "{lines:#?}");
+        assert_eq!(
+            score(last_info(&lines)),
+            Some(("cp", expected)),
+            "{lines:#?}"
+        );
         // So is every move of K+N v K (insufficient material).
         engine.send("position fen 8/8/8/4k3/8/8/8/4KN2 w - - 0 1");
         let lines = engine.go("depth 6");
