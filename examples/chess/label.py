@@ -81,6 +81,33 @@ class Stockfish:
         self.process.wait(timeout=10)
 
 
+def fen_problem(fen):
+    """Why `fen` is not a position Stockfish can be given (it may crash on a malformed one), or
+    None. Checks the shape only: eight ranks of eight squares, one king each, the side to move."""
+    if not isinstance(fen, str):
+        return "no FEN string"
+    fields = fen.split()
+    if len(fields) < 2 or fields[1] not in ("w", "b"):
+        return "no side to move"
+    ranks = fields[0].split("/")
+    if len(ranks) != 8:
+        return "not eight ranks"
+    for rank in ranks:
+        squares = 0
+        for c in rank:
+            if c.isdigit() and c != "0":
+                squares += int(c)
+            elif c in "pnbrqkPNBRQK":
+                squares += 1
+            else:
+                return f"bad character {c!r}"
+        if squares != 8:
+            return "a rank without eight squares"
+    if fields[0].count("K") != 1 or fields[0].count("k") != 1:
+        return "not one king each"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="input: JSON lines with a fen each")
@@ -96,6 +123,14 @@ def main():
             lines = [json.loads(text) for text in f if text.strip()]
     except (OSError, ValueError) as e:
         sys.exit(f"error: {args.data}: {e}")
+    for number, line in enumerate(lines, 1):
+        problem = fen_problem(line.get("fen")) if isinstance(line, dict) else "not an object"
+        if problem:
+            sys.exit(f"error: {args.data} line {number}: {problem}")
+    try:
+        out = open(args.out, "w")
+    except OSError as e:
+        sys.exit(f"error: {args.out}: {e}")
     results = [None] * len(lines)
     errors = []
 
@@ -121,9 +156,10 @@ def main():
     for thread in threads:
         thread.join()
     if errors:
+        out.close()
         sys.exit(f"error: {errors[0]}")
     written = 0
-    with open(args.out, "w") as out:
+    with out:
         for line, (score, best) in zip(lines, results):
             if score is None:
                 continue
