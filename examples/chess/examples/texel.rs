@@ -221,10 +221,8 @@ fn load(path: &PathBuf, stockfish_share: f64) -> Result<(Vec<Sample>, Vec<Sample
                 unlabelled += 1;
                 continue;
             };
-            let best_is_quiet =
-                chess::position::parse_move(&board, best, false).is_some_and(|mv| {
-                    mv.promotion.is_none() && !board.colors(!board.side_to_move()).has(mv.to)
-                });
+            let best_is_quiet = chess::position::parse_move(&board, best, false)
+                .is_some_and(|mv| !chess::ordering::is_tactical(&board, mv));
             if !best_is_quiet || score.abs() > 3000 {
                 dropped += 1;
                 continue;

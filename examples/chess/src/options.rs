@@ -1,7 +1,7 @@
 //! `setoption name <name> [value <value>]`: the engine's UCI options (listed by `uci`). Names
 //! are matched without regard to case; a bad value is an error answer and changes nothing.
 
-use crate::text::{parse_bool, parse_in_range, parse_signed_in_range, truncate};
+use crate::text::{parse_bool, parse_in_range, truncate};
 use crate::tt::TableConfig;
 use crate::uci::{
     Engine, Reply, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
@@ -44,7 +44,7 @@ impl Engine {
             }
             "contempt" => {
                 self.finish_search(true);
-                self.contempt = parse_signed_in_range(&value, MAX_CONTEMPT, "Contempt")?;
+                self.contempt = parse_in_range(&value, -MAX_CONTEMPT, MAX_CONTEMPT, "Contempt")?;
                 Ok(())
             }
             "clear hash" => {

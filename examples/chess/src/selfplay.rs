@@ -4,10 +4,11 @@
 //! game's result.
 
 use crate::eval::insufficient_material;
+use crate::ordering::is_tactical;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
 use crate::see::see_at_least;
 use crate::tt::{TableConfig, TranspositionTable, MATE_BOUND};
-use cozy_chess::{Board, Color, GameStatus, Move, Piece};
+use cozy_chess::{Board, Color, GameStatus};
 use searchcache::Slots;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -79,19 +80,13 @@ impl SplitMix {
     }
 }
 
-/// Whether `mv` on `board` takes a piece (en passant included) or promotes.
-fn is_noisy(board: &Board, mv: Move) -> bool {
-    let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file();
-    mv.promotion.is_some() || board.colors(!board.side_to_move()).has(mv.to) || en_passant
-}
-
 /// Whether `board` is quiet for the tuner: not in check, and the side to move has no promotion
 /// and no capture that wins material by static exchange (`see_at_least(·, 1)`): its static
 /// evaluation is then about what a quiescence search would find.
 pub fn is_quiet(board: &Board) -> bool {
     board.checkers().is_empty()
         && legal_moves(board).into_iter().all(|mv| {
-            !is_noisy(board, mv) || (mv.promotion.is_none() && !see_at_least(board, mv, 1))
+            !is_tactical(board, mv) || (mv.promotion.is_none() && !see_at_least(board, mv, 1))
         })
 }
 
@@ -180,7 +175,7 @@ pub fn play_game(tt: &TranspositionTable, seed: u64, config: &SelfPlayConfig) ->
             // No legal move: `result_by_rules` has already ended such a game.
             break 0.5;
         };
-        if board.checkers().is_empty() && !is_noisy(&board, best) {
+        if board.checkers().is_empty() && !is_tactical(&board, best) {
             positions.push(board.to_string());
         }
         let white_score = if board.side_to_move() == Color::White {
@@ -280,6 +275,7 @@ pub fn play_games(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cozy_chess::Move;
 
     fn quick() -> SelfPlayConfig {
         SelfPlayConfig {
@@ -364,9 +360,12 @@ mod tests {
     fn noisy_moves_are_recognised() {
         let board: Board = "4k3/1P6/8/3pP3/8/8/8/4K2R w K d6 0 1".parse().unwrap();
         let mv = |text: &str| -> Move { text.parse().unwrap() };
-        assert!(is_noisy(&board, mv("e5d6")), "en passant");
-        assert!(is_noisy(&board, mv("b7b8q")), "promotion");
-        assert!(!is_noisy(&board, mv("e1h1")), "castling takes its own rook");
-        assert!(!is_noisy(&board, mv("e5e6")));
+        assert!(is_tactical(&board, mv("e5d6")), "en passant");
+        assert!(is_tactical(&board, mv("b7b8q")), "promotion");
+        assert!(
+            !is_tactical(&board, mv("e1h1")),
+            "castling takes its own rook"
+        );
+        assert!(!is_tactical(&board, mv("e5e6")));
     }
 }

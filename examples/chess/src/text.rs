@@ -10,22 +10,14 @@ pub fn truncate(text: &str) -> &str {
 }
 
 /// `value` as a number from `min` to `max`, or an error naming `what`.
-pub fn parse_in_range(value: &str, min: usize, max: usize, what: &str) -> Result<usize, String> {
-    match value.trim().parse::<usize>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
+pub fn parse_in_range<T>(value: &str, min: T, max: T, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match value.trim().parse::<T>() {
+        Ok(v) if min <= v && v <= max => Ok(v),
         _ => Err(format!(
             "{what} must be a number from {min} to {max}, not '{}'",
-            truncate(value)
-        )),
-    }
-}
-
-/// `value` as a number from `-bound` to `bound`, or an error naming `what`.
-pub fn parse_signed_in_range(value: &str, bound: i32, what: &str) -> Result<i32, String> {
-    match value.trim().parse::<i32>() {
-        Ok(v) if (-bound..=bound).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "{what} must be a number from -{bound} to {bound}, not '{}'",
             truncate(value)
         )),
     }

@@ -43,45 +43,43 @@ fn fifty_move_rule_and_insufficient_material() {
 
 #[test]
 fn contempt_scores_a_draw_against_the_engines_side() {
+    // (position, depth, the move that must be played): the repetition above, where Black's only
+    // move that does not lose is the draw; a position where every move reaches the hundredth
+    // half-move without mating; K+N v K, insufficient material whatever is played.
+    let draws = [
+        (
+            "7k/8/8/8/8/8/Q7/K7 w - - 0 1 moves a2b2 h8g8 b2a2",
+            "depth 6",
+            Some("g8h8"),
+        ),
+        ("4Q3/8/8/5K2/8/8/8/7k w - - 99 80", "depth 8", None),
+        ("8/8/8/4k3/8/8/8/4KN2 w - - 0 1", "depth 6", None),
+    ];
     let mut engine = Engine::start();
     for (contempt, expected) in [(30, -30), (-30, 30), (0, 0)] {
         engine.send("ucinewgame");
         engine.send(&format!("setoption name Contempt value {contempt}"));
-        // The repetition above: Black's only move that does not lose is the draw.
-        engine.send("position fen 7k/8/8/8/8/8/Q7/K7 w - - 0 1 moves a2b2 h8g8 b2a2");
-        let lines = engine.go("depth 6");
-        assert_eq!(best_move(&lines), "g8h8", "{lines:#?}");
-        assert_eq!(
-            score(last_info(&lines)),
-            Some(("cp", expected)),
-            "{lines:#?}"
-        );
-        // So is every move that reaches the hundredth half-move without mating.
-        engine.send("position fen 4Q3/8/8/5K2/8/8/8/7k w - - 99 80");
-        let lines = engine.go("depth 8");
-        assert_eq!(
-            score(last_info(&lines)),
-            Some(("cp", expected)),
-            "{lines:#?}"
-        );
-        // So is every move of K+N v K (insufficient material).
-        engine.send("position fen 8/8/8/4k3/8/8/8/4KN2 w - - 0 1");
-        let lines = engine.go("depth 6");
-        assert_eq!(
-            score(last_info(&lines)),
-            Some(("cp", expected)),
+        for (position, limit, forced) in draws {
+            engine.send(&format!("position fen {position}"));
+            let lines = engine.go(limit);
+            if let Some(mv) = forced {
+                assert_eq!(best_move(&lines), mv, "{lines:#?}");
+            }
+            let found = score(last_info(&lines));
+            assert_eq!(found, Some(("cp", expected)), "{position}: {lines:#?}");
+        }
+    }
+    // Beyond a pawn either way is refused, and the value stays.
+    for refused in ["101", "-101"] {
+        engine.send(&format!("setoption name Contempt value {refused}"));
+        let lines = engine.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("error: Contempt must be a number from -100 to 100")),
             "{lines:#?}"
         );
     }
-    // Beyond a pawn either way is refused, and the value stays.
-    engine.send("setoption name Contempt value 101");
-    let lines = engine.sync();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.contains("error: Contempt must be a number from -100 to 100")),
-        "{lines:#?}"
-    );
     engine.send("position fen 8/8/8/4k3/8/8/8/4KN2 w - - 0 1");
     assert_eq!(score(last_info(&engine.go("depth 6"))), Some(("cp", 0)));
     assert!(engine.quit());
