@@ -20,7 +20,8 @@ use std::time::Instant;
 pub struct SelfPlayConfig {
     /// Nodes per move (`go nodes`).
     pub nodes: u64,
-    /// Random plies from the start position: at least `random_plies.0`, at most `.1`.
+    /// Random plies from the start position: from the smaller of the two numbers to the larger,
+    /// both included, whichever comes first.
     pub random_plies: (u32, u32),
     /// A game still going after this many plies is a draw.
     pub max_plies: u32,
@@ -111,7 +112,8 @@ fn result_by_rules(board: &Board, history: &[u64]) -> Option<f64> {
 /// Random legal plies from the start position, redrawn (from the same generator) in the rare
 /// case the game ends during them.
 fn random_start(rng: &mut SplitMix, config: &SelfPlayConfig) -> (Board, Vec<u64>, u32) {
-    let (low, high) = config.random_plies;
+    let (a, b) = config.random_plies;
+    let (low, high) = (a.min(b), a.max(b));
     loop {
         let plies = low + rng.below(u64::from(high.saturating_sub(low)) + 1) as u32;
         let mut board = Board::default();
@@ -276,6 +278,26 @@ pub fn play_games(
 mod tests {
     use super::*;
     use cozy_chess::Move;
+
+    #[test]
+    fn random_plies_span_both_bounds_in_either_order() {
+        for bounds in [(1, 3), (3, 1)] {
+            let config = SelfPlayConfig {
+                random_plies: bounds,
+                ..SelfPlayConfig::default()
+            };
+            let mut rng = SplitMix(7);
+            let plies: Vec<u32> = (0..64).map(|_| random_start(&mut rng, &config).2).collect();
+            assert!(
+                plies.iter().all(|p| (1..=3).contains(p)),
+                "{bounds:?}: {plies:?}"
+            );
+            assert!(
+                plies.contains(&1) && plies.contains(&3),
+                "{bounds:?}: {plies:?}"
+            );
+        }
+    }
 
     fn quick() -> SelfPlayConfig {
         SelfPlayConfig {
