@@ -4,6 +4,8 @@
 //! Every malformed line is answered with `info string error: …` and otherwise ignored; the engine
 //! keeps its previous state (a `position` command with an illegal FEN or move changes nothing).
 
+mod options;
+
 use crate::bench::{bench, BenchResult, DEFAULT_DEPTH};
 use crate::go::{parse_go, DEFAULT_THINK_MS};
 use crate::info::uci_move;

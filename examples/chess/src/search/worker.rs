@@ -5,15 +5,16 @@
 //! lose material.
 
 use crate::correction::Correction;
-use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
+use crate::draws::insufficient_material;
+use crate::eval::evaluate;
 use crate::info::uci_move;
 use crate::ordering::{
     is_history_score, is_losing_capture, is_tactical, Continuation, MovePicker, OrderingStats,
     PlayedMove, Tried,
 };
 use crate::say;
-use crate::search::Task;
-use crate::see::see_at_least;
+use crate::search::task::{Task, MAX_DEPTH};
+use crate::see::{piece_value, see_at_least};
 use crate::tt::{
     cuts_off, legal_move, score_from_tt, score_to_tt, Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -528,7 +529,7 @@ impl<'a> Worker<'a> {
                     mv: best_move,
                     score: score_to_tt(best_score, ply),
                     eval: raw_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
-                    depth: depth.min(crate::search::MAX_DEPTH) as i8,
+                    depth: depth.min(MAX_DEPTH) as i8,
                     bound,
                 },
             );
@@ -629,7 +630,7 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 if mv.promotion.is_none() {
-                    let gain = board.piece_on(mv.to).map_or(100, crate::eval::piece_value);
+                    let gain = board.piece_on(mv.to).map_or(100, piece_value);
                     if static_eval + gain + DELTA_MARGIN <= alpha {
                         continue;
                     }
@@ -679,4 +680,12 @@ pub(crate) fn has_legal_move(board: &Board) -> bool {
         any
     });
     any
+}
+
+/// Whether the side to move has a piece other than pawns and king (null-move safety: zugzwang
+/// is common in pawn endings).
+fn has_non_pawn_material(board: &Board) -> bool {
+    let own = board.colors(board.side_to_move());
+    let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
+    !(own & !kings_and_pawns).is_empty()
 }
