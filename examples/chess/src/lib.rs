@@ -17,6 +17,7 @@ pub mod draws;
 pub mod eval;
 pub mod go;
 pub mod info;
+pub mod memory;
 pub mod ordering;
 pub mod output;
 pub mod perft;
