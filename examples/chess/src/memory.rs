@@ -85,7 +85,7 @@ fn meminfo_bytes(meminfo: &str, key: &str) -> Option<u64> {
 
 /// The bytes a table may take, or `None` when nothing says (no meminfo, no cgroup limit): the
 /// least of `MemAvailable` (`MemTotal` on kernels without it) plus `current_table_bytes`, and
-/// every cgroup limit below [`UNLIMITED`]; of that, 15/16.
+/// every cgroup limit below 2^62 (above is "no limit"); of that, 15/16.
 pub fn table_budget(texts: &MemoryTexts, current_table_bytes: u64) -> Option<u64> {
     let meminfo = texts.meminfo.as_deref().unwrap_or("");
     let available = meminfo_bytes(meminfo, "MemAvailable")

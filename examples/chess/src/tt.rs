@@ -329,9 +329,9 @@ impl TranspositionTable {
     }
 
     /// Commits every page of the table now, so that a search does not pay for the first store
-    /// to each page (a fresh table lives on the kernel's zero page; on a VM that first store cost
-    /// up to 3 s per GiB of table, on the clock). Changes no entry, so it may run while the table
-    /// is searched.
+    /// to each page (a fresh table lives on the kernel's zero page; that first store cost up to
+    /// 3 s per GiB of table on the clock: BENCHMARKS.md, "Chess engine (issue 5)"). Changes no
+    /// entry, so it may run while the table is searched.
     pub fn prefault(&self) {
         if let Some(cache) = &self.cache {
             cache.prefault();
