@@ -232,6 +232,7 @@ impl Engine {
     }
 
     /// Whether a thread is still clearing or committing the table.
+    #[must_use]
     pub fn is_preparing_table(&self) -> bool {
         self.table_work.as_ref().is_some_and(|w| !w.is_finished())
     }
