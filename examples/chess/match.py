@@ -9,8 +9,8 @@ the wall time of each `go` (so a loaded machine slows both sides alike).
 
 The run fails (exit status 1) on any illegal move, engine crash, time forfeit or protocol
 problem of our engine (python-chess warnings or errors on its connection count as protocol
-problems; when the opponent is our engine too, the same holds for it). Without --sprt it plays
---games games; with --sprt ELO0 ELO1 it stops as soon as the sequential probability ratio test
+problems; when the opponent is our engine too, the same holds for it), and with --no-loss on
+any game our engine loses. Without --sprt it plays --games games; with --sprt ELO0 ELO1 it stops as soon as the sequential probability ratio test
 (alpha = beta = 0.05) accepts one hypothesis, or after --games games. It prints W/D/L, the
 score and the Elo difference with its 95% interval. By default it then runs python-chess's
 `analyse` with Hash, Threads and Clear Hash options and checks the answer (--no-analyse skips).
@@ -18,6 +18,7 @@ score and the Elo difference with its 95% interval. By default it then runs pyth
     pip install chess; apt-get install stockfish
     cargo build --release -p chess
     python3 examples/chess/match.py [--games 12] [--skill 0 | --elo 2200] [--tc 1+0.01]
+    python3 examples/chess/match.py --games 6 --movetime 50 --no-loss --no-analyse
     python3 examples/chess/match.py --opponent target/chess-old --openings examples/chess/openings.txt \\
         --sprt 0 10 --games 2000 --tc 1+0.01
     python3 examples/chess/match.py --opponent target/release/chess --option TTSlots=Single \\
@@ -115,11 +116,13 @@ class Side:
         self.forfeits = 0
 
 
-def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses, nodes=None):
+def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_loses, nodes=None,
+              movetime=None):
     """Plays one game; returns (result from White's view, plies, reason, board).
 
     With `nodes`, every move is a `go nodes` search and there is no clock: the games do not
-    depend on the machine's load (but say nothing about speed)."""
+    depend on the machine's load (but say nothing about speed). With `movetime` (seconds),
+    every move is a `go movetime` search (what GUIs' fixed time per move sends), no clock."""
     board = chess.Board()
     for uci in opening.split():
         board.push_uci(uci)
@@ -132,12 +135,17 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_los
             return "1/2-1/2", board.ply(), "adjudicated (move limit)", board
         mover = board.turn
         side = sides[mover]
-        limit = chess.engine.Limit(nodes=nodes) if nodes else chess.engine.Limit(
-            white_clock=clocks[chess.WHITE],
-            black_clock=clocks[chess.BLACK],
-            white_inc=inc,
-            black_inc=inc,
-        )
+        if nodes:
+            limit = chess.engine.Limit(nodes=nodes)
+        elif movetime:
+            limit = chess.engine.Limit(time=movetime)
+        else:
+            limit = chess.engine.Limit(
+                white_clock=clocks[chess.WHITE],
+                black_clock=clocks[chess.BLACK],
+                white_inc=inc,
+                black_inc=inc,
+            )
         started = time.monotonic()
         try:
             result = side.process.play(board, limit, game=game_id, info=chess.engine.INFO_SCORE)
@@ -146,7 +154,7 @@ def play_game(white, black, opening, base, inc, game_id, adjudicate, forfeit_los
                 raise Failure(f"{side.name}: engine error at ply {board.ply()} ({board.fen()}): {e!r}")
             raise
         spent = time.monotonic() - started
-        if not nodes:
+        if not (nodes or movetime):
             clocks[mover] -= spent
         if clocks[mover] < 0:
             side.forfeits += 1
@@ -301,6 +309,10 @@ def main():
     parser.add_argument("--tc", default="1+0.01", help="seconds+increment")
     parser.add_argument("--nodes", type=int, metavar="N",
                         help="every move searches N nodes, no clock (instead of --tc)")
+    parser.add_argument("--movetime", type=int, metavar="MS",
+                        help="every move is 'go movetime MS', no clock (instead of --tc)")
+    parser.add_argument("--no-loss", action="store_true",
+                        help="fail the run if our engine loses a game")
     parser.add_argument("--first-game", type=int, default=0, metavar="K",
                         help="start at game K of the opening schedule (split one match over runs)")
     parser.add_argument("--threads", type=int, default=1, help="our engine's Threads")
@@ -325,6 +337,10 @@ def main():
         parser.error("--games must be at least 1")
     if args.nodes is not None and args.nodes < 1:
         parser.error("--nodes must be at least 1")
+    if args.movetime is not None and args.movetime < 1:
+        parser.error("--movetime must be at least 1")
+    if args.nodes is not None and args.movetime is not None:
+        parser.error("--nodes and --movetime exclude each other")
     if args.first_game < 0:
         parser.error("--first-game must be at least 0")
     try:
@@ -333,7 +349,12 @@ def main():
     except argparse.ArgumentTypeError as e:
         parser.error(str(e))
     openings = read_openings(args.openings)
-    control = f"nodes {args.nodes}" if args.nodes else args.tc
+    if args.nodes:
+        control = f"nodes {args.nodes}"
+    elif args.movetime:
+        control = f"movetime {args.movetime} ms"
+    else:
+        control = args.tc
 
     # SIGTERM (kill) ends the match like Ctrl-C: the games so far are summarised.
     signal.signal(signal.SIGTERM, interrupted)
@@ -384,7 +405,8 @@ def main():
             ours_white = game % 2 == 0
             white, black = (us, them) if ours_white else (them, us)
             result, plies, reason, board = play_game(white, black, opening, base, inc, game,
-                                                     args.adjudicate, args.forfeit_loses, args.nodes)
+                                                     args.adjudicate, args.forfeit_loses, args.nodes,
+                                                     args.movetime and args.movetime / 1000)
             if args.pgn:
                 pgn = chess.pgn.Game.from_board(board)
                 pgn.headers.update({"White": white.name, "Black": black.name, "Result": result,
@@ -407,6 +429,8 @@ def main():
                 llr = sprt_llr(wins, draws, losses, *args.sprt)
                 line += f"; LLR {llr:+.2f}"
             print(line, flush=True)
+            if args.no_loss and losses:
+                raise Failure(f"{name} lost game {game + 1} ({reason}): {board.fen()}")
             if args.sprt:
                 bound = math.log((1 - 0.05) / 0.05)
                 if llr >= bound:
@@ -434,7 +458,7 @@ def main():
     if games:
         elo, low, high = elo_interval(wins, draws, losses)
         summary += f", Elo {elo:+.0f} (95%: {low:+.0f} to {high:+.0f})"
-    clock = "" if args.nodes else (f"; our lowest clock {us.lowest * 1000:.0f} ms; time forfeits: "
+    clock = "" if args.nodes or args.movetime else (f"; our lowest clock {us.lowest * 1000:.0f} ms; time forfeits: "
                                    f"ours {us.forfeits}, theirs {them.forfeits}")
     print(f"{summary} in {time.monotonic() - started:.0f} s{clock}")
     if verdict:

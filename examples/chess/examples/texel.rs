@@ -5,10 +5,10 @@
 //! `--threads` is); `texel fit` fits the scale `K`, then the weights, reports the error on the
 //! training games and on the held-out tenth, and with `--write` rewrites `src/weights.rs`.
 
-use chess::eval::current_weights;
-use chess::features::Features;
-use chess::selfplay::{is_quiet, play_games, SelfPlayConfig};
-use chess::tuner::{
+use chess::tuning::features::Features;
+use chess::tuning::params::current_weights;
+use chess::tuning::selfplay::{is_quiet, play_games, SelfPlayConfig};
+use chess::tuning::tuner::{
     changes, fit_scale, mean_squared_error, render, tune, Sample, Scope, TuneConfig, Weights,
 };
 use clap::{Parser, Subcommand, ValueEnum};

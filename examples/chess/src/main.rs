@@ -41,6 +41,10 @@ enum Command {
         /// The position (default: the starting position).
         #[arg(long)]
         fen: Option<String>,
+        /// Read the FEN and write castling as Chess960 does (king takes rook; any castling
+        /// rights); without it the FEN must be standard chess.
+        #[arg(long)]
+        chess960: bool,
         /// Cache subtree counts in a table of this many MiB (perft-tt) instead of dividing.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
         cached: Option<u32>,
@@ -58,10 +62,18 @@ fn main() {
         Some(Command::Bench { depth, threads }) => {
             engine.run_bench(depth, threads.into());
         }
-        Some(Command::Perft { depth, fen, cached }) => {
+        Some(Command::Perft {
+            depth,
+            fen,
+            chess960,
+            cached,
+        }) => {
+            if chess960 {
+                engine.handle("setoption name UCI_Chess960 value true");
+            }
             if let Some(fen) = fen {
                 let fields: Vec<&str> = fen.split_whitespace().collect();
-                match parse_fen(&fields) {
+                match parse_fen(&fields, chess960) {
                     Ok(board) => engine.set_board(board),
                     Err(e) => usage_error(&e),
                 }

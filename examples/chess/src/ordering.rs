@@ -9,8 +9,7 @@
 //! the victim first, then by a capture history (side, attacker, destination, victim), then by
 //! the attacker.
 
-use crate::eval::piece_value;
-use crate::see::see_at_least;
+use crate::see::{piece_value, see_at_least};
 use cozy_chess::{Board, Move, Piece, Square};
 
 const TT_MOVE: i32 = 1 << 30;

@@ -5,7 +5,10 @@
 //! fullmove number of 0 (read as 1), a halfmove clock above 100 (read as 100: either way the
 //! fifty-move rule is due), castling rights as `KQkq` in Chess960 (the outermost rook on that
 //! side, X-FEN) and upper-case promotion letters (`b7b8Q`). Rejected beyond it: kings on
-//! adjacent squares (the side to move could take the king).
+//! adjacent squares (the side to move could take the king), a piece placement that is not 8
+//! ranks of 8 squares (named as such), and in standard chess (no `UCI_Chess960`) castling rights
+//! whose king is not on e1/e8 or whose rook is not in its corner: standard castling is written
+//! as the king's two-square move, which for such a king could be an ordinary king move too.
 
 use crate::text::truncate;
 use cozy_chess::util::parse_uci_move;
@@ -28,7 +31,7 @@ pub fn parse_position(args: &[&str], chess960: bool) -> Result<Position, String>
     };
     let mut board = match setup {
         ["startpos"] => Board::default(),
-        ["fen", fields @ ..] => parse_fen(fields)?,
+        ["fen", fields @ ..] => parse_fen(fields, chess960)?,
         _ => return Err("expected 'position startpos|fen <FEN> [moves ...]'".into()),
     };
     let mut history = Vec::with_capacity(moves.len());
@@ -54,8 +57,9 @@ pub fn parse_move(board: &Board, text: &str, chess960: bool) -> Option<Move> {
     }
 }
 
-/// A FEN from its fields (4 to 6: missing clocks default to "0 1").
-pub fn parse_fen(fields: &[&str]) -> Result<Board, String> {
+/// A FEN from its fields (4 to 6: missing clocks default to "0 1"). Without `chess960`, castling
+/// rights must be standard chess's (see [`check_standard_castling`]).
+pub fn parse_fen(fields: &[&str], chess960: bool) -> Result<Board, String> {
     if !(4..=6).contains(&fields.len()) {
         return Err(format!("a FEN has 4 to 6 fields, got {}", fields.len()));
     }
@@ -74,6 +78,7 @@ pub fn parse_fen(fields: &[&str]) -> Result<Board, String> {
         None => 1,
     };
     let placement = fields[0];
+    check_placement(placement)?;
     let castling = shredder_castling(placement, fields[2]).ok_or_else(|| {
         format!(
             "castling rights '{}' do not fit the board",
@@ -96,7 +101,67 @@ pub fn parse_fen(fields: &[&str]) -> Result<Board, String> {
             truncate(&fen)
         ));
     }
+    if !chess960 {
+        check_standard_castling(&board)?;
+    }
     Ok(board)
+}
+
+/// The piece placement is 8 ranks of 8 squares each (piece letters are cozy-chess's to check).
+fn check_placement(placement: &str) -> Result<(), String> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!(
+            "the piece placement '{}' has {} ranks; a board has 8",
+            truncate(placement),
+            ranks.len()
+        ));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let width: u32 = rank.chars().map(|c| c.to_digit(10).unwrap_or(1)).sum();
+        if width != 8 {
+            return Err(format!(
+                "rank {} of the piece placement, '{}', is {width} squares wide; a rank has 8",
+                8 - i,
+                truncate(rank)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Standard chess castles only with the king on e1/e8 and the rook in its corner (h-file short,
+/// a-file long). Other rights are Chess960's: refused here, with the advice to set
+/// `UCI_Chess960`, rather than dropped, so the GUI learns that its position was not taken.
+pub fn check_standard_castling(board: &Board) -> Result<(), String> {
+    for color in Color::ALL {
+        let rights = board.castle_rights(color);
+        let back_rank = Rank::First.relative_to(color);
+        let king = board.king(color);
+        let sides = [
+            (rights.short, File::H, "short"),
+            (rights.long, File::A, "long"),
+        ];
+        for (rook, corner, side) in sides {
+            let Some(rook) = rook else { continue };
+            if king.file() != File::E || king.rank() != back_rank || rook != corner {
+                return Err(format!(
+                    "{color:?}'s {side} castling right (king on {king}, rook on the {} file) is \
+                     not standard chess's (king on e{}, rook on the {} file); set UCI_Chess960 \
+                     for Chess960 positions",
+                    file_letter(rook),
+                    back_rank as usize + 1,
+                    file_letter(corner),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A file's letter, `a` to `h`.
+fn file_letter(file: File) -> char {
+    char::from(b'a' + file as u8)
 }
 
 /// The castling field in Shredder-FEN (rook files), from X-FEN (`KQkq`: the outermost rook on
@@ -118,7 +183,7 @@ fn shredder_castling(placement: &str, castling: &str) -> Option<String> {
             letter @ 'a'..='h' => File::index(letter as usize - 'a' as usize),
             _ => return None,
         };
-        let letter = char::from(b'a' + file as u8);
+        let letter = file_letter(file);
         out.push(if color == Color::White {
             letter.to_ascii_uppercase()
         } else {

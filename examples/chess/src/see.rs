@@ -7,11 +7,19 @@
 //! Castling gains nothing; a promotion counts the promoted piece as the one standing on the
 //! square and its gain (piece minus pawn) as part of the first capture.
 
-use crate::eval::piece_value;
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
     Board, Color, Move, Piece, Square,
 };
+
+/// Values of pawn, knight, bishop, rook, queen, king for exchanges (SEE), move ordering and
+/// pruning margins; the king's is only "more than everything else".
+const EXCHANGE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// The exchange value of a piece (SEE, move ordering and pruning margins).
+pub fn piece_value(piece: Piece) -> i32 {
+    EXCHANGE_VALUE[piece as usize]
+}
 
 /// Every piece of either colour that attacks `square` when `occupied` are the occupied squares.
 fn attackers(board: &Board, square: Square, occupied: BitBoard) -> BitBoard {

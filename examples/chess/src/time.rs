@@ -1,5 +1,9 @@
 //! Time management: how long to think, from the clock `go` reports.
 //!
+//! A fixed `go movetime N` searches N less a margin of `min(Move Overhead, N / 10)` ms, and at
+//! least 5 ms ([`fixed_move_time`]): the overhead protects a clock, and a fixed move time has
+//! none to lose. A clock is managed as follows.
+//!
 //! Two limits. The *soft* limit is checked between iterations: no new iteration starts after half
 //! of it, because the next one usually costs about as much as all before it; the search scales
 //! it by how clear and how stable its best move is ([`soft_scale`], 0.4 to 2.5). The *hard* limit
@@ -31,6 +35,21 @@ const DEFAULT_MOVES_TO_GO: u64 = 20;
 const HARD_FACTOR: u64 = 4;
 /// …but neither limit uses more than this fraction (1/MAX_SHARE) of what is left.
 const MAX_SHARE: u64 = 4;
+
+/// A fixed `movetime` keeps back at most this fraction (1/FIXED_MARGIN_SHARE) of itself…
+const FIXED_MARGIN_SHARE: u64 = 10;
+/// …and searches at least this long, ms, however short it is.
+const MIN_FIXED_SEARCH_MS: u64 = 5;
+
+/// The search time of a fixed `go movetime`: the movetime less a safety margin that shrinks with
+/// it, `min(Move Overhead, movetime / 10)`, and never under 5 ms. `Move Overhead` protects a
+/// clock from a forfeit; a fixed movetime has no clock to lose, so taking all of the overhead
+/// from a short one (50 − 50 ms) left depth 1 and lost games. `movetime 50` searches 45 ms,
+/// `movetime 1000` 950 ms (with the default 50 ms overhead), `movetime 2` 5 ms.
+pub fn fixed_move_time(move_time_ms: u64, overhead_ms: u64) -> u64 {
+    let margin = overhead_ms.min(move_time_ms / FIXED_MARGIN_SHARE);
+    (move_time_ms - margin).max(MIN_FIXED_SEARCH_MS)
+}
 
 /// The largest soft-limit scale: 2.5 × soft / 2 stays below the hard limit's 4 × soft where the
 /// clock does not cap both (where it does, the hard limit still ends the iteration).
@@ -77,7 +96,7 @@ impl Deadlines {
     /// Deadlines for a search starting at `start`; `overhead_ms` is kept in reserve.
     pub fn new(start: Instant, clock: &Clock, overhead_ms: u64) -> Self {
         let (soft, hard) = if let Some(fixed) = clock.move_time_ms {
-            let t = fixed.saturating_sub(overhead_ms).max(1);
+            let t = fixed_move_time(fixed, overhead_ms);
             (t, t)
         } else if let Some(left) = clock.time_ms {
             let usable = left.saturating_sub(overhead_ms).max(1);
@@ -225,6 +244,40 @@ mod tests {
         };
         assert!(!early.soft_expired(f64::NAN) && !early.soft_expired(1.0));
         assert!(early.soft_expired(0.0), "a zero scale stops at once");
+    }
+
+    #[test]
+    fn a_fixed_movetime_keeps_a_margin_that_shrinks_with_it() {
+        let start = Instant::now();
+        let fixed = |move_time, overhead| {
+            let clock = Clock {
+                move_time_ms: Some(move_time),
+                ..Clock::default()
+            };
+            let d = Deadlines::new(start, &clock, overhead);
+            assert_eq!(d.soft, d.hard);
+            d.hard.unwrap().as_millis() as u64
+        };
+        // A tenth at most, so a short movetime still searches (50 − 50 left 1 ms: depth 1)…
+        assert_eq!(fixed(50, 50), 45);
+        assert_eq!(fixed(100, 50), 90);
+        // …the overhead at most, so a long one is the clock's usual margin…
+        assert_eq!(fixed(1_000, 50), 950);
+        assert_eq!(fixed(10_000, 50), 9_950);
+        assert_eq!(fixed(1_000, 0), 1_000);
+        assert_eq!(fixed(1_000, 5_000), 900);
+        // …and never under 5 ms.
+        for tiny in [0, 1, 2, 5] {
+            assert_eq!(fixed(tiny, 50), 5, "movetime {tiny}");
+        }
+        assert_eq!(fixed(u64::MAX, u64::MAX), u64::MAX - u64::MAX / 10);
+        for move_time in [6, 49, 51, 99, 101, 499, 501, 5_001] {
+            let t = fixed(move_time, 50);
+            assert!(
+                t <= move_time && t >= move_time - move_time / 10,
+                "{move_time}: {t}"
+            );
+        }
     }
 
     #[test]

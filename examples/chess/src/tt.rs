@@ -249,15 +249,13 @@ impl TranspositionTable {
         }
         let cache = SearchCache::with_options(Size::Mib(config.mib), config.options())
             .map_err(|e| e.to_string())?;
-        // Commit the pages now, while the GUI waits for `readyok`, not in the first search
-        // (on this VM the first store to each page cost up to 3 s per GiB on the clock).
-        cache.prefault();
         Ok(Some(cache))
     }
 
     /// Rebuilds the table as `config` says, unless it already is. On error the old table (and
     /// its entries) is kept. A resize keeps the slot and page options of the old table, so a
-    /// change of those builds a fresh one.
+    /// change of those builds a fresh one. The new table's pages are not committed: see
+    /// [`prefault`](Self::prefault).
     pub fn reconfigure(&mut self, config: TableConfig) -> Result<(), String> {
         if config == self.config {
             return Ok(());
@@ -267,7 +265,6 @@ impl TranspositionTable {
                 cache
                     .resize(Size::Mib(config.mib))
                     .map_err(|e| e.to_string())?;
-                cache.prefault();
             }
             _ => self.cache = Self::build(config)?,
         }
@@ -316,10 +313,27 @@ impl TranspositionTable {
         }
     }
 
-    /// Empties the table (`ucinewgame`, `Clear Hash`), leaving every page committed.
+    /// Empties the table, leaving every page committed (`bench`, self-play: what follows is
+    /// measured or on a clock).
     pub fn clear(&self) {
+        self.clear_entries();
+        self.prefault();
+    }
+
+    /// Empties the table; whether its pages stay committed is the crate's `clear`'s business
+    /// (the engine then commits them on a thread of its own: [`prefault`](Self::prefault)).
+    pub fn clear_entries(&self) {
         if let Some(cache) = &self.cache {
             cache.clear();
+        }
+    }
+
+    /// Commits every page of the table now, so that a search does not pay for the first store
+    /// to each page (a fresh table lives on the kernel's zero page; that first store cost up to
+    /// 3 s per GiB of table on the clock: BENCHMARKS.md, "Chess engine (issue 5)"). Changes no
+    /// entry, so it may run while the table is searched.
+    pub fn prefault(&self) {
+        if let Some(cache) = &self.cache {
             cache.prefault();
         }
     }

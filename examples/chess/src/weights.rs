@@ -158,7 +158,7 @@ pub const PST: [[[i32; 64]; 2]; 6] = [
     ],
 ];
 
-/// The positional terms, indexed by `crate::positional`'s term constants.
+/// The positional terms, indexed by `crate::eval::positional`'s term constants.
 #[rustfmt::skip]
 pub const POSITIONAL: [(i32, i32); 52] = [
     (0, 0), // passed pawn, relative rank 1 (never occurs)

@@ -68,6 +68,14 @@ fn perft_from_the_command_line() {
             "{args:?}: {text}"
         );
     }
+    // A Chess960 position needs --chess960 (then castling is king-takes-rook).
+    let chess960 = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1";
+    let out = chess(&["perft", "1", "--fen", chess960]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let out = chess(&["perft", "1", "--fen", chess960, "--chess960"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.lines().any(|l| l == "f1g1: 1") && text.lines().any(|l| l == "f1b1: 1"));
 }
 
 #[test]

@@ -221,3 +221,108 @@ fn checkmated_and_stalemated_roots() {
     );
     assert!(engine.quit());
 }
+
+/// Standard chess (no `UCI_Chess960`) refuses castling rights whose king is off e1/e8 or whose
+/// rook is off its corner: with the king on d1, `go` once answered `d1g1`, a Chess960 castle
+/// that python-chess and the engine itself then refused.
+#[test]
+fn standard_chess_refuses_chess960_castling_rights() {
+    let mut engine = Engine::start();
+    for (fen, says) in [
+        ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", "king on d1"),
+        ("r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1", "king on d1"),
+        ("4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", "rook on the g file"),
+        ("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", "rook on the b file"),
+        ("1r2k3/8/8/8/8/8/8/4K3 b b - 0 1", "Black's long castling"),
+        ("r4k2/8/8/8/8/8/8/4K3 b q - 0 1", "king on f8"),
+    ] {
+        let answer = error_answer(&mut engine, &format!("position fen {fen}"));
+        assert!(
+            answer.contains(says) && answer.contains("UCI_Chess960"),
+            "{fen}: {answer}"
+        );
+    }
+    // The previous position (the start) is kept, and searched.
+    engine.send("d");
+    assert_eq!(
+        engine.sync(),
+        vec!["info string fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+    );
+    let lines = engine.go("depth 3");
+    assert!(!best_move(&lines).starts_with("d1"), "{lines:#?}");
+    // Standard rights are still taken, in either notation.
+    for fen in [
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("d");
+        assert_eq!(
+            engine.sync(),
+            vec!["info string fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
+        );
+    }
+    assert!(engine.quit());
+}
+
+/// No two moves of a position are ever written alike: `perft 1` of a king on d1 with both
+/// rooks once listed `d1c1` twice (the king's step and the long castle). Under `UCI_Chess960`
+/// castling is king-takes-rook, and it stays so for that position with the option off again.
+#[test]
+fn castling_is_never_printed_ambiguously() {
+    let mut engine = Engine::start();
+    let fen = "r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1";
+    let divide = |engine: &mut Engine| {
+        engine.send("perft 1");
+        let lines = engine.read_until(|l| l.starts_with("info string perft "));
+        let mut moves: Vec<String> = lines
+            .iter()
+            .filter_map(|l| Some(l.split_once(": ")?.0.to_string()))
+            .filter(|m| m.len() >= 4 && !m.contains(' '))
+            .collect();
+        assert_eq!(moves.len(), 26, "{lines:#?}");
+        moves.sort();
+        moves.dedup();
+        assert_eq!(moves.len(), 26, "a move written twice in {lines:#?}");
+        moves
+    };
+    error_answer(&mut engine, &format!("position fen {fen}"));
+    engine.send("setoption name UCI_Chess960 value true");
+    engine.send(&format!("position fen {fen}"));
+    assert!(engine.sync().is_empty());
+    for chess960 in [true, false] {
+        engine.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        let moves = divide(&mut engine);
+        for mv in ["d1a1", "d1h1", "d1c1", "d1e1"] {
+            assert!(moves.iter().any(|m| m == mv), "{mv} missing: {moves:?}");
+        }
+    }
+    assert!(engine.quit());
+}
+
+/// A FEN whose placement has 7 or 9 ranks, or a rank of 7 or 9 squares, says so (it once
+/// blamed the castling rights).
+#[test]
+fn a_misshapen_board_is_named_as_such() {
+    let mut engine = Engine::start();
+    for (fen, says) in [
+        ("r3k2r/8/8/8/8/8/R3K2R w KQkq - 0 1", "has 7 ranks"),
+        ("r3k2r/8/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "has 9 ranks"),
+        ("4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", "has 9 ranks"),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K1R w KQkq - 0 1",
+            "rank 1 of the piece placement",
+        ),
+        (
+            "r3k2r/9/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "rank 7 of the piece placement",
+        ),
+    ] {
+        let answer = error_answer(&mut engine, &format!("position fen {fen}"));
+        assert!(
+            answer.contains(says) && !answer.contains("castling"),
+            "{fen}: {answer}"
+        );
+    }
+    assert!(engine.quit());
+}

@@ -1,67 +1,24 @@
 //! Static evaluation: material plus piece-square terms plus the positional terms of
-//! [`crate::positional`], tapered between middlegame and endgame by the non-pawn material left.
+//! [`positional`], tapered between middlegame and endgame by the non-pawn material left.
 //!
 //! The weights (`crate::weights`) started as Ronald Friederich's PeSTO tables as published on
 //! the Chess Programming Wiki ("PeSTO's Evaluation Function") and round positional numbers.
 //!
 //! Every term is a weight times a count, so the evaluation is linear in its weights before the
 //! taper. The terms are reported to an [`EvalSink`]: the engine's sink ([`evaluate`]) sums the
-//! weights, the tuner's (`crate::features`) records each weight's coefficient. One code path
-//! serves both, monomorphized per sink.
+//! weights, the tuner's (`crate::tuning::features`) records each weight's coefficient. One code path
+//! serves both, monomorphized per sink. The tuner's flat layout of the weights is
+//! `crate::tuning::params`; the exchange values are in `crate::see`, the draw by material in
+//! `crate::draws`.
 
-use crate::positional::{positional_terms, TERMS};
+pub mod positional;
+mod sink;
+
+pub use sink::EvalSink;
+
 use crate::weights::{MATERIAL, POSITIONAL, PST};
 use cozy_chess::{Board, Color, Piece};
-
-/// Receives the evaluation's terms, each counted for White (`sign` +1) or Black (−1).
-pub trait EvalSink {
-    /// A `piece` of the side `sign` on `square` from its own side's view (a1 = 0; a Black
-    /// piece's square is mirrored): its material and its piece-square entry.
-    fn piece_square(&mut self, piece: Piece, square: usize, sign: i32);
-    /// The positional term `term` (an index into `crate::weights::POSITIONAL`) counted `times`
-    /// times, already signed for its side.
-    fn positional(&mut self, term: usize, times: i32);
-}
-
-/// The number of (middlegame, endgame) weight pairs in the flat layout of [`param_index`]:
-/// material (6), piece-square entries (6 × 64) and positional terms.
-pub const PARAMS: usize = 6 + 6 * 64 + TERMS;
-
-/// Where each weight lives in the flat layout the tuner uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Param {
-    /// `MATERIAL[piece]`.
-    Material(usize),
-    /// `PST[piece][·][entry]` (entry in the printed order, a8 = 0).
-    PieceSquare(usize, usize),
-    /// `POSITIONAL[term]`.
-    Positional(usize),
-}
-
-/// The flat index of `param`: material first, then piece-square entries, then positional terms.
-pub fn param_index(param: Param) -> usize {
-    match param {
-        Param::Material(piece) => piece,
-        Param::PieceSquare(piece, entry) => 6 + piece * 64 + entry,
-        Param::Positional(term) => 6 + 6 * 64 + term,
-    }
-}
-
-/// Every weight of the evaluation in the flat layout of [`param_index`].
-pub fn current_weights() -> Vec<(i32, i32)> {
-    let mut weights = vec![(0, 0); PARAMS];
-    for piece in 0..6 {
-        weights[param_index(Param::Material(piece))] = MATERIAL[piece];
-        for entry in 0..64 {
-            weights[param_index(Param::PieceSquare(piece, entry))] =
-                (PST[piece][0][entry], PST[piece][1][entry]);
-        }
-    }
-    for (term, &weight) in POSITIONAL.iter().enumerate() {
-        weights[param_index(Param::Positional(term))] = weight;
-    }
-    weights
-}
+use positional::{positional_terms, TERMS};
 
 // The weights file and the terms agree (the tuner writes the file from `TERMS`).
 const _: () = assert!(POSITIONAL.len() == TERMS);
@@ -73,15 +30,6 @@ pub const PHASE_TOTAL: i32 = 24;
 /// Side-to-move bonus: a rough average of what having the move is worth (not tapered, not
 /// tuned).
 pub const TEMPO: i32 = 12;
-
-/// Values of pawn, knight, bishop, rook, queen, king for exchanges (SEE), move ordering and
-/// pruning margins; the king's is only "more than everything else".
-const EXCHANGE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
-
-/// The exchange value of a piece (SEE, move ordering and pruning margins).
-pub fn piece_value(piece: Piece) -> i32 {
-    EXCHANGE_VALUE[piece as usize]
-}
 
 /// Material plus piece-square value, (middlegame, endgame), per piece and square (a1 = 0) for a
 /// White piece; computed at compile time. Black reads its square mirrored (`s ^ 56`).
@@ -166,18 +114,4 @@ pub fn evaluate(board: &Board) -> i32 {
     let mut sum = Sum::default();
     let phase = terms(board, &mut sum);
     taper(board, sum.mg, sum.eg, phase)
-}
-
-/// Neither side can mate: no pawns, rooks or queens, and at most one minor piece in all.
-pub fn insufficient_material(board: &Board) -> bool {
-    let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
-    heavy.is_empty() && (board.pieces(Piece::Knight) | board.pieces(Piece::Bishop)).len() <= 1
-}
-
-/// Whether the side to move has a piece other than pawns and king (null-move safety: zugzwang
-/// is common in pawn endings).
-pub fn has_non_pawn_material(board: &Board) -> bool {
-    let own = board.colors(board.side_to_move());
-    let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
-    !(own & !kings_and_pawns).is_empty()
 }

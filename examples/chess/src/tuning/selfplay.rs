@@ -3,7 +3,7 @@
 //! (not in check, the engine's move neither a capture nor a promotion) are kept with the
 //! game's result.
 
-use crate::eval::insufficient_material;
+use crate::draws::insufficient_material;
 use crate::ordering::is_tactical;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
 use crate::see::see_at_least;

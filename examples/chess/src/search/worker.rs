@@ -5,15 +5,16 @@
 //! lose material.
 
 use crate::correction::Correction;
-use crate::eval::{evaluate, has_non_pawn_material, insufficient_material};
+use crate::draws::insufficient_material;
+use crate::eval::evaluate;
 use crate::info::uci_move;
 use crate::ordering::{
     is_history_score, is_losing_capture, is_tactical, Continuation, MovePicker, OrderingStats,
     PlayedMove, Tried,
 };
 use crate::say;
-use crate::search::Task;
-use crate::see::see_at_least;
+use crate::search::task::{Task, MAX_DEPTH};
+use crate::see::{piece_value, see_at_least};
 use crate::tt::{
     cuts_off, legal_move, score_from_tt, score_to_tt, Bound, TtEntry, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -34,7 +35,7 @@ const RFP_MAX_DEPTH: i32 = 8;
 const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_DEPTH: i32 = 90;
 const FUTILITY_MAX_DEPTH: i32 = 6;
-/// Late-move pruning: quiet moves after the first `(3 + depth²) / (2 − improving)` are skipped.
+/// Late-move pruning at this depth or less (`Node::lmp_limit`).
 const LMP_MAX_DEPTH: i32 = 8;
 /// Static-exchange pruning below this depth: quiets losing more than `QUIET_SEE · depth²`,
 /// captures losing more than `CAPTURE_SEE · depth`.
@@ -59,6 +60,76 @@ const DELTA_MARGIN: i32 = 200;
 pub(crate) const CURRMOVE_AFTER: Duration = Duration::from_millis(1000);
 /// No static evaluation (the side to move is in check).
 const NO_EVAL: i32 = i32::MIN;
+
+/// What a node of the main search knows before its moves, shared by its pruning, its move loop
+/// and its table store.
+struct Node {
+    ply: usize,
+    /// The depth, less a ply for internal iterative reduction.
+    depth: i32,
+    pv_node: bool,
+    in_check: bool,
+    /// The static eval is above the one two plies before (the same side's).
+    improving: bool,
+    /// The evaluation as the table keeps it, uncorrected.
+    raw_eval: i32,
+    /// The evaluation corrected by this thread's pawn-structure history.
+    static_eval: i32,
+    /// The corrected evaluation, or the table's score where its bound says it is better.
+    eval: i32,
+    key: u64,
+}
+
+impl Node {
+    fn is_root(&self) -> bool {
+        self.ply == 0
+    }
+
+    /// Late-move pruning: quiet moves after the first `(3 + depth²) / (2 − improving)` are
+    /// skipped.
+    fn lmp_limit(&self) -> usize {
+        ((3 + self.depth * self.depth) / (2 - i32::from(self.improving))) as usize
+    }
+}
+
+/// A move of the move loop and what its ordering and playing it said.
+struct MoveFacts {
+    mv: Move,
+    /// Its ordering score (a history score for quiet moves, a band for the others).
+    order: i32,
+    /// A capture or promotion.
+    tactical: bool,
+    gives_check: bool,
+}
+
+/// What the move loop does with a move before searching it.
+enum Pruning {
+    Search,
+    Skip,
+    /// Skip it and every quiet move after it.
+    SkipQuiets,
+}
+
+/// The corrected static eval, or the table's score where its bound says it is the better
+/// estimate (not in check, not a mate score).
+fn refined_eval(entry: Option<&TtEntry>, static_eval: i32, in_check: bool) -> i32 {
+    match entry {
+        Some(e) if !in_check && i32::from(e.score).abs() < MATE_BOUND => {
+            let score = i32::from(e.score);
+            let better = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score > static_eval,
+                Bound::Upper => score < static_eval,
+            };
+            if better {
+                score
+            } else {
+                static_eval
+            }
+        }
+        _ => static_eval,
+    }
+}
 
 /// One search thread.
 pub(crate) struct Worker<'a> {
@@ -233,7 +304,7 @@ impl<'a> Worker<'a> {
     pub(crate) fn negamax(
         &mut self,
         board: &Board,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -278,61 +349,81 @@ impl<'a> Worker<'a> {
         // The table keeps the evaluation itself; the search uses it corrected.
         let raw_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
         let static_eval = self.corrected(board, raw_eval, in_check);
-        // The table's score is a better estimate than the static eval where its bound says so.
-        let eval = match &entry {
-            Some(e) if !in_check && i32::from(e.score).abs() < MATE_BOUND => {
-                let score = i32::from(e.score);
-                let better = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score > static_eval,
-                    Bound::Upper => score < static_eval,
-                };
-                if better {
-                    score
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = !in_check
             && ply >= 2
             && self.evals[ply - 2] != NO_EVAL
             && static_eval > self.evals[ply - 2];
-
+        let mut node = Node {
+            ply,
+            depth,
+            pv_node,
+            in_check,
+            improving,
+            raw_eval,
+            static_eval,
+            eval: refined_eval(entry.as_ref(), static_eval, in_check),
+            key,
+        };
         if !pv_node && !in_check {
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-                && beta.abs() < MATE_BOUND
-                && eval.abs() < MATE_BOUND
-            {
-                return eval;
-            }
-            if allow_null && depth >= 3 && eval >= beta && has_non_pawn_material(board) {
-                if let Some(mut child) = board.null_move() {
-                    // The null move breaks repetition chains: nothing before it may repeat.
-                    child.set_halfmove_clock(0);
-                    self.task.tt.prefetch(child.hash());
-                    self.played[ply] = None;
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                    self.path.push(key);
-                    let score =
-                        -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                    self.path.pop();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= beta {
-                        return if score >= MATE_BOUND { beta } else { score };
-                    }
-                }
+            if let Some(score) = self.prune_node(board, &node, beta, allow_null) {
+                return score;
             }
         }
         if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
-            depth -= 1;
+            node.depth -= 1;
         }
+        self.search_moves(board, &node, tt_move, alpha, beta)
+    }
 
+    /// Reverse futility pruning and the null move, at a non-PV node not in check: the node's
+    /// score when either cuts it off (0 when the search stopped meanwhile), else `None`.
+    fn prune_node(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        beta: i32,
+        allow_null: bool,
+    ) -> Option<i32> {
+        let (depth, eval, ply) = (node.depth, node.eval, node.ply);
+        if depth <= RFP_MAX_DEPTH
+            && eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
+            && beta.abs() < MATE_BOUND
+            && eval.abs() < MATE_BOUND
+        {
+            return Some(eval);
+        }
+        if allow_null && depth >= 3 && eval >= beta && has_non_pawn_material(board) {
+            if let Some(mut child) = board.null_move() {
+                // The null move breaks repetition chains: nothing before it may repeat.
+                child.set_halfmove_clock(0);
+                self.task.tt.prefetch(child.hash());
+                self.played[ply] = None;
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.path.push(node.key);
+                let score = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.path.pop();
+                if self.stopped {
+                    return Some(0);
+                }
+                if score >= beta {
+                    return Some(if score >= MATE_BOUND { beta } else { score });
+                }
+            }
+        }
+        None
+    }
+
+    /// A node's moves in order, each pruned or searched, then its result recorded.
+    fn search_moves(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        tt_move: Option<Move>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (ply, depth, root) = (node.ply, node.depth, node.is_root());
         let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
         let continuation = self.ordering.continuation(board, [earlier(1), earlier(2)]);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
@@ -349,7 +440,7 @@ impl<'a> Worker<'a> {
         });
         if moves.is_empty() {
             self.move_lists[ply] = moves;
-            return if in_check {
+            return if node.in_check {
                 -MATE + ply as i32
             } else {
                 self.draw_score(ply)
@@ -365,108 +456,36 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut searched = 0usize;
         let mut skip_quiets = false;
-        let lmp_limit = ((3 + depth * depth) / (2 - i32::from(improving))) as usize;
         let prunable = !root && has_non_pawn_material(board);
         for (index, (mv, order)) in MovePicker::new(&mut moves).enumerate() {
             let tactical = is_tactical(board, mv);
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
+            let facts = MoveFacts {
+                mv,
+                order,
+                tactical,
+                gives_check: !child.checkers().is_empty(),
+            };
             if prunable && best_score > -MATE_BOUND {
-                if !tactical {
-                    // Quiet checks are kept from move-count and futility pruning: they are how
-                    // mates are found.
-                    if !gives_check {
-                        if skip_quiets {
-                            continue;
-                        }
-                        if depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit {
-                            skip_quiets = true;
-                            continue;
-                        }
-                        if depth <= HISTORY_PRUNE_MAX_DEPTH
-                            && is_history_score(order)
-                            && order < -HISTORY_PRUNE_PER_DEPTH * depth
-                        {
-                            continue;
-                        }
-                        // (Not against a mate score: no eval margin reaches one.)
-                        if !in_check
-                            && depth <= FUTILITY_MAX_DEPTH
-                            && alpha.abs() < MATE_BOUND
-                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                        {
-                            skip_quiets = true;
-                            continue;
-                        }
-                    }
-                    if depth <= SEE_MAX_DEPTH
-                        && !see_at_least(board, mv, -QUIET_SEE * depth * depth)
-                    {
+                if skip_quiets && !tactical && !facts.gives_check {
+                    continue;
+                }
+                match self.prune_move(board, node, &facts, alpha, quiets_tried.len()) {
+                    Pruning::Search => {}
+                    Pruning::Skip => continue,
+                    Pruning::SkipQuiets => {
+                        skip_quiets = true;
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH
-                    && is_losing_capture(order)
-                    && !see_at_least(board, mv, -CAPTURE_SEE * depth)
-                {
-                    continue;
                 }
             }
             self.task.tt.prefetch(child.hash());
-            if root && self.is_main() && self.task.report {
-                let elapsed = self.task.limits.deadlines.elapsed();
-                if elapsed >= CURRMOVE_AFTER {
-                    say!(
-                        "info depth {} currmove {} currmovenumber {}",
-                        self.iteration,
-                        uci_move(board, mv, self.task.chess960),
-                        index + 1
-                    );
-                }
+            if root {
+                self.report_currmove(board, mv, index);
             }
-            // Checks that do not lose material are extended (a sacrificial check is searched
-            // like any other move, so check sequences cannot blow the tree up).
-            let extend = gives_check && see_at_least(board, mv, 0);
-            let new_depth = depth - 1 + i32::from(extend);
-            self.played[ply] = board
-                .piece_on(mv.from)
-                .map(|piece| PlayedMove { piece, to: mv.to });
-
-            self.path.push(key);
             let nodes_before = self.nodes;
-            let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
-            } else {
-                let reduction = if depth >= 3 && searched >= 2 && !tactical {
-                    let mut r = self.reductions[depth.min(63) as usize][searched.min(63)];
-                    r -= i32::from(pv_node);
-                    r += i32::from(!improving);
-                    r -= i32::from(self.ordering.is_killer(mv, ply));
-                    r -= i32::from(gives_check || in_check);
-                    if is_history_score(order) {
-                        r -= order / HISTORY_REDUCTION_UNIT;
-                    }
-                    r.clamp(0, (new_depth - 1).max(0))
-                } else {
-                    0
-                };
-                let mut score = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    true,
-                );
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-                score
-            };
-            self.path.pop();
+            let score = self.search_move(board, &child, node, &facts, searched, (alpha, beta));
             if root {
                 self.root_effort.push((mv, self.nodes - nodes_before));
             }
@@ -507,33 +526,166 @@ impl<'a> Worker<'a> {
         self.move_lists[ply] = moves;
         self.quiet_lists[ply] = quiets_tried;
         self.capture_lists[ply] = captures_tried;
-
         let bound = Bound::of_result(best_score, original_alpha, alpha, beta);
+        self.record(board, node, best_move, best_score, bound);
+        best_score
+    }
+
+    /// What the move loop does with a move before searching it (at a node with non-pawn
+    /// material, once a move escapes mate): move-count, history and futility pruning of quiet
+    /// moves (quiet checks are kept from them: they are how mates are found), and
+    /// static-exchange pruning of quiet moves and of losing captures.
+    fn prune_move(
+        &self,
+        board: &Board,
+        node: &Node,
+        facts: &MoveFacts,
+        alpha: i32,
+        quiets_tried: usize,
+    ) -> Pruning {
+        let (depth, order, mv) = (node.depth, facts.order, facts.mv);
+        if facts.tactical {
+            let losing = depth <= SEE_MAX_DEPTH
+                && is_losing_capture(order)
+                && !see_at_least(board, mv, -CAPTURE_SEE * depth);
+            return if losing {
+                Pruning::Skip
+            } else {
+                Pruning::Search
+            };
+        }
+        if !facts.gives_check {
+            if depth <= LMP_MAX_DEPTH && quiets_tried >= node.lmp_limit() {
+                return Pruning::SkipQuiets;
+            }
+            if depth <= HISTORY_PRUNE_MAX_DEPTH
+                && is_history_score(order)
+                && order < -HISTORY_PRUNE_PER_DEPTH * depth
+            {
+                return Pruning::Skip;
+            }
+            // (Not against a mate score: no eval margin reaches one.)
+            if !node.in_check
+                && depth <= FUTILITY_MAX_DEPTH
+                && alpha.abs() < MATE_BOUND
+                && node.eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+            {
+                return Pruning::SkipQuiets;
+            }
+        }
+        if depth <= SEE_MAX_DEPTH && !see_at_least(board, mv, -QUIET_SEE * depth * depth) {
+            return Pruning::Skip;
+        }
+        Pruning::Search
+    }
+
+    /// `info currmove` for a root move, from the main thread after `CURRMOVE_AFTER`.
+    fn report_currmove(&self, board: &Board, mv: Move, index: usize) {
+        if self.is_main() && self.task.report {
+            let elapsed = self.task.limits.deadlines.elapsed();
+            if elapsed >= CURRMOVE_AFTER {
+                say!(
+                    "info depth {} currmove {} currmovenumber {}",
+                    self.iteration,
+                    uci_move(board, mv, self.task.chess960),
+                    index + 1
+                );
+            }
+        }
+    }
+
+    /// Searches the `child` a move leads to: the first move with the whole window, later ones
+    /// with a null window, reduced when late and quiet, and again unreduced, then with the whole
+    /// window, while they beat alpha (PVS). Checks that do not lose material are extended (a
+    /// sacrificial check is searched like any other move, so check sequences cannot blow the
+    /// tree up).
+    fn search_move(
+        &mut self,
+        board: &Board,
+        child: &Board,
+        node: &Node,
+        facts: &MoveFacts,
+        searched: usize,
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        let (ply, depth, mv, order) = (node.ply, node.depth, facts.mv, facts.order);
+        let extend = facts.gives_check && see_at_least(board, mv, 0);
+        let new_depth = depth - 1 + i32::from(extend);
+        self.played[ply] = board
+            .piece_on(mv.from)
+            .map(|piece| PlayedMove { piece, to: mv.to });
+        self.path.push(node.key);
+        let score = if searched == 0 {
+            -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true)
+        } else {
+            let reduction = if depth >= 3 && searched >= 2 && !facts.tactical {
+                let mut r = self.reductions[depth.min(63) as usize][searched.min(63)];
+                r -= i32::from(node.pv_node);
+                r += i32::from(!node.improving);
+                r -= i32::from(self.ordering.is_killer(mv, ply));
+                r -= i32::from(facts.gives_check || node.in_check);
+                if is_history_score(order) {
+                    r -= order / HISTORY_REDUCTION_UNIT;
+                }
+                r.clamp(0, (new_depth - 1).max(0))
+            } else {
+                0
+            };
+            let mut score = -self.negamax(
+                child,
+                new_depth - reduction,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                true,
+            );
+            if score > alpha && reduction > 0 {
+                score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+            }
+            if score > alpha && score < beta {
+                score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+            }
+            score
+        };
+        self.path.pop();
+        score
+    }
+
+    /// Records a node's result: the eval correction, where the result says how wrong the eval
+    /// was, and the table entry (not for a root searched over some of its moves only: its
+    /// result is not the position's).
+    fn record(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        best_move: Option<Move>,
+        best_score: i32,
+        bound: Bound,
+    ) {
         // The eval was wrong by at least this much where the bound says which side it is on;
         // a capture's result says more about the capture than about the pawns.
         let quiet_best = best_move.is_none_or(|mv| !is_tactical(board, mv));
         let informative = match bound {
             Bound::Exact => true,
-            Bound::Lower => best_score > static_eval,
-            Bound::Upper => best_score < static_eval,
+            Bound::Lower => best_score > node.static_eval,
+            Bound::Upper => best_score < node.static_eval,
         };
-        if !in_check && quiet_best && informative && best_score.abs() < MATE_BOUND {
+        if !node.in_check && quiet_best && informative && best_score.abs() < MATE_BOUND {
             self.correction
-                .update(board, best_score - static_eval, depth);
+                .update(board, best_score - node.static_eval, node.depth);
         }
-        if !(root && self.root_restricted) {
+        if !(node.is_root() && self.root_restricted) {
             self.task.tt.store(
-                key,
+                node.key,
                 TtEntry {
                     mv: best_move,
-                    score: score_to_tt(best_score, ply),
-                    eval: raw_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
-                    depth: depth.min(crate::search::MAX_DEPTH) as i8,
+                    score: score_to_tt(best_score, node.ply),
+                    eval: node.raw_eval.clamp(-MATE_BOUND, MATE_BOUND) as i16,
+                    depth: node.depth.min(MAX_DEPTH) as i8,
                     bound,
                 },
             );
         }
-        best_score
     }
 
     /// The static evaluation with this thread's pawn-structure correction (none in check, where
@@ -629,7 +781,7 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 if mv.promotion.is_none() {
-                    let gain = board.piece_on(mv.to).map_or(100, crate::eval::piece_value);
+                    let gain = board.piece_on(mv.to).map_or(100, piece_value);
                     if static_eval + gain + DELTA_MARGIN <= alpha {
                         continue;
                     }
@@ -679,4 +831,12 @@ pub(crate) fn has_legal_move(board: &Board) -> bool {
         any
     });
     any
+}
+
+/// Whether the side to move has a piece other than pawns and king (null-move safety: zugzwang
+/// is common in pawn endings).
+fn has_non_pawn_material(board: &Board) -> bool {
+    let own = board.colors(board.side_to_move());
+    let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
+    !(own & !kings_and_pawns).is_empty()
 }

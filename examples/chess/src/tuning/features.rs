@@ -1,8 +1,9 @@
 //! The tuner's view of a position: the coefficient of every evaluation weight, recorded by the
 //! same code that evaluates ([`crate::eval::terms`]), so that the static evaluation is exactly
-//! `taper(Σ coefficient × weight)` over the flat layout of [`crate::eval::param_index`].
+//! `taper(Σ coefficient × weight)` over the flat layout of [`crate::tuning::params::param_index`].
 
-use crate::eval::{param_index, taper, terms, EvalSink, Param, PARAMS, PHASE_TOTAL, TEMPO};
+use crate::eval::{taper, terms, EvalSink, PHASE_TOTAL, TEMPO};
+use crate::tuning::params::{param_index, Param, PARAMS};
 use cozy_chess::{Board, Color, Piece};
 
 /// A position's nonzero coefficients (the same for a weight's middlegame and endgame halves),
@@ -98,8 +99,9 @@ impl Features {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{current_weights, evaluate};
-    use crate::positional::MOBILITY;
+    use crate::eval::evaluate;
+    use crate::eval::positional::MOBILITY;
+    use crate::tuning::params::current_weights;
 
     /// Openings, middlegames and endgames, both sides to move, passed pawns and open files.
     const POSITIONS: [&str; 8] = [

@@ -4,9 +4,12 @@
 //! Every malformed line is answered with `info string error: …` and otherwise ignored; the engine
 //! keeps its previous state (a `position` command with an illegal FEN or move changes nothing).
 
+mod options;
+
 use crate::bench::{bench, BenchResult, DEFAULT_DEPTH};
 use crate::go::{parse_go, DEFAULT_THINK_MS};
 use crate::info::uci_move;
+use crate::memory::MemoryTexts;
 use crate::perft::{perft, perft_cached, perft_table};
 use crate::position::parse_position;
 use crate::say;
@@ -38,6 +41,10 @@ pub(crate) const DEFAULT_CONTEMPT: i32 = 0;
 const DEFAULT_PERFT_TT_MIB: usize = 64;
 /// Deepest `perft` the commands accept.
 pub const MAX_PERFT_DEPTH: u32 = 20;
+/// Tables this large or larger are cleared and committed (prefaulted) on a thread of their own,
+/// so that `isready` is answered at once (8,000 MiB took 25 s on the UCI thread); smaller ones
+/// on the UCI thread, in well under a second.
+const BACKGROUND_PREFAULT_MIB: usize = 64;
 /// Search threads recurse up to 128 plies of main search plus quiescence; 16 MiB of stack is
 /// far more than that needs and costs nothing until touched.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
@@ -66,6 +73,11 @@ pub struct Engine {
     /// `Contempt`: a draw's worth to the engine's side, negated, in centipawns.
     pub(crate) contempt: i32,
     running: Option<Running>,
+    /// The thread clearing and committing a large table's pages, if any (it holds a clone of
+    /// `tt`; each such thread first waits for the one before it).
+    table_work: Option<JoinHandle<()>>,
+    /// Where the memory a table may take is read from (tests give their own texts).
+    pub(crate) memory: fn() -> MemoryTexts,
 }
 
 impl Engine {
@@ -77,6 +89,7 @@ impl Engine {
             slots: Slots::Bucket,
             huge_pages: true,
         })?;
+        tt.prefault();
         Ok(Engine {
             board: Board::default(),
             history: Vec::new(),
@@ -87,6 +100,8 @@ impl Engine {
             chess960: false,
             contempt: DEFAULT_CONTEMPT,
             running: None,
+            table_work: None,
+            memory: MemoryTexts::read,
         })
     }
 
@@ -107,8 +122,7 @@ impl Engine {
                 Ok(())
             }
             "ucinewgame" => {
-                self.finish_search(true);
-                self.tt.clear();
+                self.clear_table();
                 Ok(())
             }
             "position" => parse_position(args, self.chess960).map(|position| {
@@ -201,10 +215,73 @@ impl Engine {
         }
     }
 
-    /// The table, exclusively: only between searches.
+    /// The table, exclusively: only between searches, and once its pages are committed.
     pub(crate) fn table_mut(&mut self) -> Result<&mut TranspositionTable, String> {
         self.finish_search(true);
+        self.finish_table_work();
         Arc::get_mut(&mut self.tt).ok_or_else(|| "the table is still in use".to_string())
+    }
+
+    /// Waits for the thread clearing and committing the table, if any.
+    pub(crate) fn finish_table_work(&mut self) {
+        if let Some(work) = self.table_work.take() {
+            if work.join().is_err() {
+                say!("info string error: preparing the table failed");
+            }
+        }
+    }
+
+    /// Whether a thread is still clearing or committing the table.
+    #[must_use]
+    pub fn is_preparing_table(&self) -> bool {
+        self.table_work.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Empties the table (`ucinewgame`, `Clear Hash`) and commits its pages again: see
+    /// [`prepare_table`](Self::prepare_table).
+    pub(crate) fn clear_table(&mut self) {
+        self.finish_search(true);
+        self.prepare_table(true);
+    }
+
+    /// Clears the table (`clear`) and commits its pages: on the UCI thread for a small table, on
+    /// a thread of its own for a large one, so the UCI thread answers `isready` meanwhile. A
+    /// search may start before that thread ends: committing changes no entry, and a clear that
+    /// races the search only costs it entries (`SearchCache::clear` is safe against concurrent
+    /// stores). A table change and `bench` wait for it.
+    pub(crate) fn prepare_table(&mut self, clear: bool) {
+        if self.tt.config().mib < BACKGROUND_PREFAULT_MIB {
+            self.finish_table_work();
+            if clear {
+                self.tt.clear_entries();
+            }
+            self.tt.prefault();
+            return;
+        }
+        let before = self.table_work.take();
+        let tt = Arc::clone(&self.tt);
+        let spawned = std::thread::Builder::new()
+            .name("table".into())
+            .spawn(move || {
+                // One at a time: two passes over the pages at once only slow each other.
+                if let Some(before) = before {
+                    let _ = before.join();
+                }
+                if clear {
+                    tt.clear_entries();
+                }
+                tt.prefault();
+            });
+        match spawned {
+            Ok(work) => self.table_work = Some(work),
+            Err(_) => {
+                // (The thread before, if any, was handed to the closure and runs on detached.)
+                if clear {
+                    self.tt.clear_entries();
+                }
+                self.tt.prefault();
+            }
+        }
     }
 
     fn go(&mut self, args: &[&str]) -> Reply {
@@ -297,6 +374,8 @@ impl Engine {
     /// Stockfish's (`Nodes searched  : N`, which testing frameworks read).
     pub fn run_bench(&mut self, depth: i32, threads: usize) -> BenchResult {
         self.finish_search(true);
+        // Deterministic node counts: no clear may race the bench's searches.
+        self.finish_table_work();
         let result = bench(&self.tt, depth, threads);
         let ms = result.elapsed.as_millis().max(1) as u64;
         let nps = result.nodes.saturating_mul(1000) / ms;

@@ -6,9 +6,9 @@
 //! Adam on the mean squared error ([`tune`]), starting from the current ones. [`render`] writes
 //! integer weights back as the source of `src/weights.rs`.
 
-use crate::eval::{param_index, Param, PARAMS};
-use crate::features::Features;
-use crate::positional::{TERMS, TERM_NAMES};
+use crate::eval::positional::{TERMS, TERM_NAMES};
+use crate::tuning::features::Features;
+use crate::tuning::params::{param_index, Param, PARAMS};
 use crate::weights::MATERIAL;
 use std::fmt::Write;
 
@@ -233,7 +233,7 @@ pub fn render(weights: &[(i32, i32)]) -> String {
     out.push_str("];\n\n");
     let _ = writeln!(
         out,
-        "/// The positional terms, indexed by `crate::positional`'s term constants.\n\
+        "/// The positional terms, indexed by `crate::eval::positional`'s term constants.\n\
          #[rustfmt::skip]\npub const POSITIONAL: [(i32, i32); {TERMS}] = ["
     );
     for (term, name) in TERM_NAMES.iter().enumerate() {
@@ -273,12 +273,12 @@ pub fn changes(before: &[(i32, i32)], after: &[(i32, i32)]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::current_weights;
+    use crate::tuning::params::current_weights;
     use cozy_chess::Board;
 
     #[test]
     fn rendering_the_current_weights_gives_the_weights_file() {
-        assert_eq!(render(&current_weights()), include_str!("weights.rs"));
+        assert_eq!(render(&current_weights()), include_str!("../weights.rs"));
     }
 
     /// A few positions with results chosen so that some weights are clearly wrong: White's
@@ -343,7 +343,7 @@ mod tests {
                 let i = param_index(p);
                 tuned.mg[i] != start.mg[i] || tuned.eg[i] != start.eg[i]
             };
-            assert!(moved(Param::Positional(crate::positional::ISOLATED)));
+            assert!(moved(Param::Positional(crate::eval::positional::ISOLATED)));
             assert_eq!(scope == Scope::All, moved(Param::Material(1)), "{scope:?}");
         }
     }

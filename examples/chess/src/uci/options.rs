@@ -1,6 +1,7 @@
 //! `setoption name <name> [value <value>]`: the engine's UCI options (listed by `uci`). Names
 //! are matched without regard to case; a bad value is an error answer and changes nothing.
 
+use crate::memory::table_budget;
 use crate::text::{parse_bool, parse_in_range, truncate};
 use crate::tt::TableConfig;
 use crate::uci::{
@@ -24,7 +25,7 @@ impl Engine {
         match name.as_str() {
             "hash" => {
                 let mib = parse_in_range(&value, 0, MAX_HASH_MIB, "Hash")?;
-                check_physical_memory(mib)?;
+                self.check_memory(mib)?;
                 self.reconfigure_table(&format!("Hash {mib}"), |c| TableConfig { mib, ..c })
             }
             "threads" => {
@@ -48,8 +49,7 @@ impl Engine {
                 Ok(())
             }
             "clear hash" => {
-                self.finish_search(true);
-                self.tt.clear();
+                self.clear_table();
                 Ok(())
             }
             // The GUI says whether it will send `go ponder`; either way there is nothing to set.
@@ -103,24 +103,100 @@ impl Engine {
         let config = change(table.config());
         table
             .reconfigure(config)
-            .map_err(|e| format!("{what}: {e}; keeping the old table"))
+            .map_err(|e| format!("{what}: {e}; keeping the old table"))?;
+        self.prepare_table(false);
+        Ok(())
+    }
+
+    /// Refuses a table larger than the process may use ([`table_budget`]: available memory and
+    /// cgroup limits). With overcommit the kernel would grant such a mapping lazily, and
+    /// committing its pages would then end in the OOM killer rather than an error.
+    fn check_memory(&self, mib: usize) -> Reply {
+        let current = (self.tt.config().mib as u64) << 20;
+        let Some(budget) = table_budget(&(self.memory)(), current) else {
+            return Ok(());
+        };
+        if (mib as u64).saturating_mul(1 << 20) > budget {
+            return Err(format!(
+                "Hash {mib} MiB exceeds the memory this process may use ({} MiB: available \
+                 memory and cgroup limits); keeping the old table",
+                budget >> 20
+            ));
+        }
+        Ok(())
     }
 }
 
-/// Refuses a table larger than the machine's memory. With overcommit the kernel may grant such
-/// a mapping lazily, and the first `Clear Hash` would then touch every page of it.
-fn check_physical_memory(mib: usize) -> Reply {
-    let total_kib = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-            line.split_whitespace().nth(1)?.parse::<usize>().ok()
-        });
-    match total_kib {
-        Some(kib) if mib.saturating_mul(1024) > kib => Err(format!(
-            "Hash {mib} MiB exceeds this machine's memory ({} MiB); keeping the old table",
-            kib / 1024
-        )),
-        _ => Ok(()),
+#[cfg(test)]
+mod tests {
+    use crate::memory::MemoryTexts;
+    use crate::tt::{Bound, TtEntry};
+    use crate::uci::Engine;
+
+    /// An engine whose process may use 512 MiB by MemAvailable, or 256 MiB by a cgroup limit.
+    fn engine(memory: fn() -> MemoryTexts) -> Engine {
+        let mut engine = Engine::new().unwrap();
+        engine.memory = memory;
+        engine
+    }
+
+    fn available_512_mib() -> MemoryTexts {
+        MemoryTexts {
+            meminfo: Some("MemTotal: 25165824 kB\nMemAvailable: 524288 kB\n".into()),
+            cgroup_limits: vec!["max".into()],
+        }
+    }
+
+    fn cgroup_256_mib() -> MemoryTexts {
+        MemoryTexts {
+            meminfo: Some("MemTotal: 25165824 kB\nMemAvailable: 20971520 kB\n".into()),
+            cgroup_limits: vec!["9223372036854771712".into(), "268435456\n".into()],
+        }
+    }
+
+    fn set_hash(engine: &mut Engine, mib: usize) -> Result<(), String> {
+        engine.set_option(&["name", "Hash", "value", &mib.to_string()])
+    }
+
+    const ENTRY: TtEntry = TtEntry {
+        mv: None,
+        score: 17,
+        eval: 3,
+        depth: 9,
+        bound: Bound::Exact,
+    };
+
+    #[test]
+    fn a_hash_above_what_the_process_may_use_is_refused_and_the_old_table_kept() {
+        // (512 + 16 MiB of the current table) · 15/16 = 495 MiB; 256 · 15/16 = 240 MiB.
+        for (memory, refused, accepted) in [
+            (available_512_mib as fn() -> MemoryTexts, 496, 495),
+            (cgroup_256_mib, 241, 240),
+        ] {
+            let mut engine = engine(memory);
+            engine.tt.store(42, ENTRY);
+            let refusal = set_hash(&mut engine, refused).unwrap_err();
+            assert!(refusal.contains("keeping the old table"), "{refusal}");
+            assert_eq!(engine.tt.config().mib, 16, "the old table is kept…");
+            assert_eq!(engine.tt.probe(42), Some(ENTRY), "…with its entries");
+            assert_eq!(set_hash(&mut engine, accepted), Ok(()));
+            assert_eq!(engine.tt.config().mib, accepted);
+        }
+    }
+
+    #[test]
+    fn isready_is_answered_while_a_large_table_is_prepared() {
+        let mut engine = engine(MemoryTexts::default);
+        assert!(engine.handle("setoption name Hash value 512"));
+        // The UCI thread is back, free to answer `isready`, while a thread of its own commits
+        // the table's pages (512 MiB take a tenth of a second at the very least).
+        assert!(engine.is_preparing_table());
+        assert!(engine.handle("isready"));
+        assert!(engine.handle("ucinewgame"));
+        assert!(engine.is_preparing_table());
+        // A change of the table waits for the preparation.
+        assert_eq!(set_hash(&mut engine, 16), Ok(()));
+        assert!(!engine.is_preparing_table());
+        assert_eq!(engine.tt.config().mib, 16);
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! The weights are in `crate::weights`, indexed by this module's term constants.
 
-use crate::eval::EvalSink;
+use crate::eval::sink::EvalSink;
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
     Board, Color, File, Piece, Rank, Square,
