@@ -16,11 +16,12 @@
 //! clear (so re-visits of old states write nothing and keep their lines shared between cores).
 
 use crate::alloc::{self, AtomicLine, HugePages, Region};
+use crate::error::Error;
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
 use crate::set::Inserted;
-use crate::size::{Error, Size};
+use crate::size::Size;
 use crate::state_hash::StateHash;
 use crate::sync::{AtomicU64, Intent, Ordering::Relaxed};
 use crate::tally::Tally;

@@ -34,11 +34,12 @@
 //! only needs depths can keep one level counter instead.
 
 use crate::alloc::{self, HugePages, Region};
+use crate::error::Error;
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
 use crate::signature::{self, Line, Signature};
-use crate::size::{Error, Size};
+use crate::size::Size;
 use crate::state_hash::StateHash;
 use crate::sync::Intent;
 use crate::tally::Tally;
