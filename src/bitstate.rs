@@ -239,10 +239,10 @@ impl Bitstate {
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let (header, lines, set) =
             persist::load::<AtomicLine<WORDS>>(r, Kind::Bitstate, HugePages::Advise, set_bits)?;
-        let [hashes, stored, _, _] = header.params;
-        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set {
+        let [hashes, stored, reserved @ ..] = header.params;
+        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set || reserved != [0, 0] {
             return Err(FileError::Invalid(format!(
-                "k = {hashes} and {stored} states in {set} set bits"
+                "k = {hashes} and {stored} states in {set} set bits (reserved fields {reserved:?})"
             ))
             .into());
         }

@@ -157,7 +157,8 @@ pub enum FileError {
     Truncated,
     /// A checksum does not match: the bytes were changed after they were saved.
     Checksum {
-        /// Which part: `header`, `table` or `data` (a [`ChecksumReader`](crate::persist::ChecksumReader)'s).
+        /// Which part: `header`, `table` or `data` (a
+        /// [`ChecksumReader`](crate::persist::ChecksumReader)'s).
         part: &'static str,
     },
     /// A field the checksum vouches for does not fit what is being loaded: a line count of

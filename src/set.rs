@@ -442,11 +442,11 @@ impl<S: Signature> VisitedSet<S> {
             persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
                 persist::nonzero_slots(w, bits)
             })?;
-        let [width, walk, comparisons, _] = header.params;
-        if width != u64::from(bits) || walk != WALK_LINES as u64 {
+        let [width, walk, comparisons, reserved] = header.params;
+        if width != u64::from(bits) || walk != WALK_LINES as u64 || reserved != 0 {
             return Err(FileError::Invalid(format!(
-                "a set of {width}-bit signatures walking {walk} lines; this build's walk is \
-                 {WALK_LINES} lines"
+                "a set of {width}-bit signatures walking {walk} lines (reserved field \
+                 {reserved}); this build's walk is {WALK_LINES} lines, its reserved field 0"
             ))
             .into());
         }

@@ -34,11 +34,13 @@
 //!
 //! # What `load` checks
 //!
-//! Magic, version, kind (and, for a `SearchCache`, its value's `BITS` and `AGE_WEIGHT`), the
-//! header's own CRC before any memory is allocated, then the body's count (recounted while
-//! reading) and the CRC of the whole. Any mismatch, a short input or a read error is an
-//! [`Error`](crate::Error) ([`Error::File`](crate::Error::File) or [`Error::Io`](crate::Error::Io)), never a panic and never a table built from bad
-//! bytes: the partly loaded table is dropped.
+//! Magic, version, kind (and, for a `SearchCache`, its value's `BITS` and `AGE_WEIGHT`; for
+//! every kind, that the parameters written as 0 are 0), the header's own CRC before any memory
+//! is allocated, then the body's count (recounted while reading) and the CRC of the whole. Any
+//! mismatch, a short input or a read error is an [`Error`](crate::Error)
+//! ([`Error::File`](crate::Error::File) or [`Error::Io`](crate::Error::Io)), never a panic and
+//! never a table built from bad bytes: the partly loaded table is dropped. A table that loads
+//! saves back to the very bytes it was read from (the `load` fuzz target checks it).
 //!
 //! # Memory while loading
 //!
@@ -46,8 +48,9 @@
 //! length is not known in advance), but tables of 2 MiB and more are mapped lazily and the
 //! body is copied 64 KiB at a time without touching lines that are all zero: a header claiming
 //! a huge table costs address space, not memory, until the input delivers the lines, and a
-//! size the OS cannot map is an [`Error::AllocationFailed`](crate::Error::AllocationFailed). No second buffer of the table's
-//! size is ever needed, for saving or loading.
+//! size the OS cannot map is an
+//! [`Error::AllocationFailed`](crate::Error::AllocationFailed). No second buffer of the
+//! table's size is ever needed, for saving or loading.
 //!
 //! # Saving while others insert
 //!
