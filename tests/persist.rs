@@ -1,4 +1,4 @@
-//! Saving and loading (src/persist.rs): every persisted type round-trips, and a truncated, a
+//! Saving and loading (src/persist/): every persisted type round-trips, and a truncated, a
 //! corrupted, a wrong-version or a wrong-kind file is an `Error`, never a panic and never a
 //! table built from bad bytes.
 
@@ -300,7 +300,7 @@ fn a_table_and_the_callers_data_share_one_stream() {
     );
 }
 
-/// A save racing inserts (documented in src/persist.rs): the file loads, and every state
+/// A save racing inserts (documented in src/persist/mod.rs): the file loads, and every state
 /// inserted before the save began is found in it.
 #[test]
 fn a_save_racing_inserts_keeps_every_earlier_state() {
