@@ -49,7 +49,8 @@ def run(engine, refresh, depth, mib):
     send("bench")
     bench = until("bench")[-1].split()
     send("quit")
-    p.wait()
+    if p.wait() != 0:
+        raise SystemExit(f"the engine exited with status {p.returncode}")
     return total, int(bench[bench.index("nodes") + 1])
 
 

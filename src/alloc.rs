@@ -44,12 +44,13 @@ pub(crate) unsafe trait ZeroInit: Sized + Send + Sync {
     fn empty() -> Self;
 }
 
+use crate::sync::AtomicU64;
 pub(crate) use region::Region;
 
 #[cfg(not(any(loom, searchcache_loom)))]
 mod region {
     use super::{HugePages, ZeroInit, HUGE_PAGE};
-    use crate::size::Error;
+    use crate::error::Error;
     use std::alloc::Layout;
     use std::io;
     use std::ptr::NonNull;
@@ -172,6 +173,28 @@ mod region {
         pub(crate) fn address(&self) -> usize {
             self.ptr.as_ptr() as usize
         }
+
+        /// Empties a mapped region by giving its pages back to the OS: every element reads as
+        /// zero afterwards, the memory is released at once, and the next write to each page
+        /// faults in a fresh zero page (the region stays mapped, with its huge-page advice).
+        /// Microseconds where writing zeros would take seconds per GiB. `false`, with nothing
+        /// done, for a heap region, off Linux (other systems' `MADV_DONTNEED` may keep the
+        /// contents), or if the kernel refuses: the caller then zeroes the elements itself.
+        pub(crate) fn release_pages(&self) -> bool {
+            #[cfg(target_os = "linux")]
+            if let Backing::Mapped { bytes } = self.backing {
+                // SAFETY: (9) the range is exactly the private anonymous mapping `mapped` kept,
+                // owned by `self`. MADV_DONTNEED keeps it mapped (references into it stay
+                // valid) and makes every byte read as zero, a valid `T` by `ZeroInit`'s
+                // contract. `ZeroInit` types are atomics, read and written only atomically: a
+                // thread racing this sees each word's old value or zero, as if another thread
+                // had stored zero into it.
+                let done =
+                    unsafe { libc::madvise(self.ptr.as_ptr().cast(), bytes, libc::MADV_DONTNEED) };
+                return done == 0;
+            }
+            false
+        }
     }
 
     impl<T: ZeroInit> std::ops::Deref for Region<T> {
@@ -204,7 +227,7 @@ mod region {
 #[cfg(any(loom, searchcache_loom))]
 mod region {
     use super::{HugePages, ZeroInit};
-    use crate::size::Error;
+    use crate::error::Error;
     use std::io;
 
     /// Under loom: a boxed slice of loom atomics.
@@ -223,6 +246,11 @@ mod region {
 
         pub(crate) fn address(&self) -> usize {
             self.0.as_ptr() as usize
+        }
+
+        /// Nothing to give back under loom: the caller zeroes the atomics.
+        pub(crate) fn release_pages(&self) -> bool {
+            false
         }
     }
 
@@ -293,13 +321,13 @@ pub(crate) fn huge_page_bytes(_address: usize) -> Option<usize> {
 /// One 64-byte cache line of `N` atomic words: the line of the visited set
 /// ([`crate::VisitedSet`]) and of the bitstate array ([`crate::Bitstate`]).
 #[repr(C, align(64))]
-pub(crate) struct AtomicLine<const N: usize>(pub(crate) [crate::sync::AtomicU64; N]);
+pub(crate) struct AtomicLine<const N: usize>(pub(crate) [AtomicU64; N]);
 
 // SAFETY: an array of `AtomicU64`s, for which zero bytes are the valid value `new(0)`; no drop
 // glue.
 unsafe impl<const N: usize> ZeroInit for AtomicLine<N> {
     fn empty() -> Self {
-        AtomicLine(std::array::from_fn(|_| crate::sync::AtomicU64::new(0)))
+        AtomicLine(std::array::from_fn(|_| AtomicU64::new(0)))
     }
 }
 
@@ -315,7 +343,7 @@ pub(crate) fn clear_lines<const N: usize>(lines: &mut Region<AtomicLine<N>>) {
 
 /// Zeroes `words`, skipping those already zero, so that clearing memory never written does not
 /// make the OS commit its pages.
-pub(crate) fn clear_words(words: &[crate::sync::AtomicU64]) {
+pub(crate) fn clear_words(words: &[AtomicU64]) {
     use crate::sync::Ordering::Relaxed;
     for word in words {
         if word.load(Relaxed) != 0 {
@@ -324,8 +352,15 @@ pub(crate) fn clear_words(words: &[crate::sync::AtomicU64]) {
     }
 }
 
-impl crate::persist::Words for AtomicLine<8> {
-    fn words(&self) -> &[crate::sync::AtomicU64; 8] {
+/// A 64-byte line of eight atomic words, as the files of [`crate::persist`] stream it: a
+/// bucket, a set's line, a bitstate line.
+pub(crate) trait Words: ZeroInit {
+    /// The line's words, in memory order.
+    fn words(&self) -> &[AtomicU64; 8];
+}
+
+impl Words for AtomicLine<8> {
+    fn words(&self) -> &[AtomicU64; 8] {
         &self.0
     }
 }

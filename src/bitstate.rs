@@ -16,11 +16,12 @@
 //! clear (so re-visits of old states write nothing and keep their lines shared between cores).
 
 use crate::alloc::{self, AtomicLine, HugePages, Region};
+use crate::error::Error;
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
 use crate::set::Inserted;
-use crate::size::{Error, Size};
+use crate::size::Size;
 use crate::state_hash::StateHash;
 use crate::sync::{AtomicU64, Intent, Ordering::Relaxed};
 use crate::tally::Tally;
@@ -238,10 +239,10 @@ impl Bitstate {
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let (header, lines, set) =
             persist::load::<AtomicLine<WORDS>>(r, Kind::Bitstate, HugePages::Advise, set_bits)?;
-        let [hashes, stored, _, _] = header.params;
-        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set {
+        let [hashes, stored, reserved @ ..] = header.params;
+        if !(1..=u64::from(MAX_HASHES)).contains(&hashes) || stored > set || reserved != [0, 0] {
             return Err(FileError::Invalid(format!(
-                "k = {hashes} and {stored} states in {set} set bits"
+                "k = {hashes} and {stored} states in {set} set bits (reserved fields {reserved:?})"
             ))
             .into());
         }

@@ -36,8 +36,8 @@
 //! is a statement about the multiplicative hash, not a proof for every data set; the unit test
 //! `torn_pairs_vouch_for_keys_outside_the_writers_bucket` (table.rs) constructs 10^5 torn pairs
 //! the way the table writes them, for both `Keys` modes and for random and structured values,
-//! and checks the count against 1/n (before the tag, 66,676 of the 100,000 random-value pairs,
-//! and every consecutive-value pair, landed there at 64 MiB).
+//! and checks the count against 1/n (BENCHMARKS.md, "The torn-read tag", has the count
+//! without the tag).
 //!
 //! Why a tag of the key and not a mix of the data word: the tag is computed once per probe from
 //! the key, before the line arrives (with `Keys::Any` it is a value the mixer computes anyway;
@@ -50,7 +50,7 @@
 //! that the race is defined behaviour in Rust, not for ordering. The XOR check is what makes a
 //! probe consistent.
 
-use crate::alloc::ZeroInit;
+use crate::alloc::{Words, ZeroInit};
 use crate::pack::OCCUPIED;
 use crate::sync::{AtomicU64, Ordering::Relaxed};
 
@@ -176,7 +176,7 @@ impl Bucket {
     }
 }
 
-impl crate::persist::Words for Bucket {
+impl Words for Bucket {
     fn words(&self) -> &[AtomicU64; 8] {
         &self.words
     }

@@ -148,8 +148,11 @@
 mod alloc;
 mod bitstate;
 mod bucket;
+mod error;
+mod lines;
 mod mix;
 pub mod omission;
+mod options;
 mod pack;
 pub mod persist;
 mod set;
@@ -163,14 +166,16 @@ mod tally;
 
 pub use alloc::{prefetch, HugePages};
 pub use bitstate::{Bitstate, DEFAULT_HASHES};
+pub use error::Error;
 pub use mix::mix64;
+pub use options::{Keys, Options, Slots};
 pub use pack::Pack64;
 pub use set::{CompactSet, FingerprintSet, Full, Inserted, VisitedSet};
 pub use signature::Signature;
-pub use size::{Error, Size};
+pub use size::Size;
 pub use state_hash::StateHash;
 pub use stats::CacheStats;
-pub use table::{Keys, Options, SearchCache, Slots};
+pub use table::SearchCache;
 
 /// The crate's numbers, for code that sizes tables or reports on them; the types document
 /// where each one matters.

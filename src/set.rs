@@ -34,11 +34,12 @@
 //! only needs depths can keep one level counter instead.
 
 use crate::alloc::{self, HugePages, Region};
+use crate::error::Error;
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
 use crate::signature::{self, Line, Signature};
-use crate::size::{Error, Size};
+use crate::size::Size;
 use crate::state_hash::StateHash;
 use crate::sync::Intent;
 use crate::tally::Tally;
@@ -441,11 +442,11 @@ impl<S: Signature> VisitedSet<S> {
             persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
                 persist::nonzero_slots(w, bits)
             })?;
-        let [width, walk, comparisons, _] = header.params;
-        if width != u64::from(bits) || walk != WALK_LINES as u64 {
+        let [width, walk, comparisons, reserved] = header.params;
+        if width != u64::from(bits) || walk != WALK_LINES as u64 || reserved != 0 {
             return Err(FileError::Invalid(format!(
-                "a set of {width}-bit signatures walking {walk} lines; this build's walk is \
-                 {WALK_LINES} lines"
+                "a set of {width}-bit signatures walking {walk} lines (reserved field \
+                 {reserved}); this build's walk is {WALK_LINES} lines, its reserved field 0"
             ))
             .into());
         }

@@ -1,13 +1,15 @@
 //! `SearchCache`: the lockless, bucketed, generation-aged transposition table.
 
-use crate::alloc::{self, HugePages, Region};
+use crate::alloc::{self, Region};
 use crate::bucket::{tag, Bucket, Slot, ENTRIES};
+use crate::error::Error;
 use crate::mix::{mix_head, mix_tail, scale};
+use crate::options::{Keys, Options, Slots};
 use crate::pack::{
     age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
 };
-use crate::persist::{self, FileError, Header, Kind};
-use crate::size::{Error, Size};
+use crate::persist::{self, TableHeader};
+use crate::size::Size;
 use crate::stats::{CacheStats, Counters};
 use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
 use std::fmt;
@@ -33,68 +35,6 @@ const HASHFULL_SAMPLE_BUCKETS: usize = 250;
 /// the pool costs more than the ~1 ms one core needs for 16 MiB.
 #[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
-
-/// Where a key may live.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Slots {
-    /// Any of the four entries of its bucket (the default): a store evicts the one worth least.
-    #[default]
-    Bucket,
-    /// One fixed entry per key, always replaced by the policy's verdict alone: the classic
-    /// single-slot table, kept to measure what buckets buy (one key's slot is always one of the
-    /// entries of the bucket it would use with [`Slots::Bucket`]).
-    Single,
-}
-
-/// What the caller's keys are, which decides whether the table mixes them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Keys {
-    /// Any 64-bit keys (the default): counters, packed boards, hashes. The table passes each
-    /// key through [`mix64`](crate::mix64), a fixed bijection, so structured keys spread over
-    /// the buckets and the Guarantees hold for every key set.
-    #[default]
-    Any,
-    /// Keys that are already uniformly random 64-bit hashes: Zobrist keys, or
-    /// [`StateHash`](crate::StateHash) parts. The table uses them as given and saves the
-    /// mixer (about 12 instructions of a probe's 50; BENCHMARKS.md has what that was worth in
-    /// time).
-    ///
-    /// The caller vouches for the randomness. With structured keys (counters, packed states)
-    /// the buckets cluster, and the torn-read figure of the Guarantees, which assumes that the
-    /// keys within a bucket differ in random low bits, is not covered.
-    Random,
-}
-
-/// How a table is built, beyond its size. `Options::default()` is what engines want.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Options {
-    huge_pages: HugePages,
-    slots: Slots,
-    keys: Keys,
-}
-
-impl Options {
-    /// Whether to ask for transparent huge pages (default [`HugePages::Advise`]).
-    #[must_use = "Options are built by value: this returns the changed Options"]
-    pub fn huge_pages(mut self, huge_pages: HugePages) -> Self {
-        self.huge_pages = huge_pages;
-        self
-    }
-
-    /// Buckets of four (default) or a single slot per key.
-    #[must_use = "Options are built by value: this returns the changed Options"]
-    pub fn slots(mut self, slots: Slots) -> Self {
-        self.slots = slots;
-        self
-    }
-
-    /// Whether keys are mixed before use (default [`Keys::Any`]: they are).
-    #[must_use = "Options are built by value: this returns the changed Options"]
-    pub fn keys(mut self, keys: Keys) -> Self {
-        self.keys = keys;
-        self
-    }
-}
 
 /// A fixed-size, lossy, lockless hash table from 64-bit keys to [`Pack64`] values, shared by
 /// reference between any number of threads.
@@ -336,12 +276,20 @@ impl<V: Pack64> SearchCache<V> {
         current * 1000 / (sample.len() * ENTRIES)
     }
 
-    /// Empties every entry (the generation is kept). Tables of 16 MiB and more are cleared by
-    /// rayon's thread pool. Stores that race with `clear` may survive it. Pages never written
-    /// stay uncommitted (see [`prefault`](Self::prefault)).
+    /// Empties every entry (the generation is kept). Stores that race with `clear` may
+    /// survive it.
+    ///
+    /// On Linux, tables of 2 MiB and more (the mapped ones) give their pages back to the OS
+    /// instead of being written: `clear` takes microseconds whatever the size, the memory is
+    /// released, and, as on a fresh table, the first store to each page faults it in again
+    /// (call [`prefault`](Self::prefault) to commit them all up front). Otherwise every word
+    /// is zeroed in place, by rayon's thread pool for tables of 16 MiB and more, skipping
+    /// words already zero so that pages never written stay uncommitted.
     pub fn clear(&self) {
         self.intent.write();
-        self.for_each_chunk(1, |chunk| chunk.iter().for_each(Bucket::clear));
+        if !self.buckets.release_pages() {
+            self.for_each_chunk(1, |chunk| chunk.iter().for_each(Bucket::clear));
+        }
     }
 
     /// Makes the OS back the whole table with memory now, instead of on the first store to each
@@ -410,17 +358,13 @@ impl<V: Pack64> SearchCache<V> {
     /// made. Stores racing the save may leave torn entries in the file, which read as misses.
     /// Errors: [`Error::Io`] from `w`.
     pub fn save(&self, w: impl Write) -> Result<(), Error> {
-        let header = Header {
-            kind: Kind::SearchCache,
-            lines: self.buckets.len(),
-            params: [
-                u64::from(V::BITS),
-                encode_options(self.options),
-                u64::from(self.generation()),
-                V::AGE_WEIGHT as u64,
-            ],
+        let header = TableHeader {
+            bits: V::BITS,
+            age_weight: V::AGE_WEIGHT,
+            options: self.options,
+            generation: self.generation(),
         };
-        persist::save(w, header, &self.buckets, occupied_entries)
+        persist::save_table(w, header, &self.buckets)
     }
 
     /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
@@ -432,26 +376,11 @@ impl<V: Pack64> SearchCache<V> {
     /// options this build does not know.
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let () = Fits::<V>::CHECK;
-        let mut options = None;
-        let (header, buckets, _) =
-            persist::load::<Bucket>(r, Kind::SearchCache, HugePages::Advise, occupied_entries)?;
-        let [bits, encoded, generation, weight] = header.params;
-        if bits == u64::from(V::BITS) && weight == V::AGE_WEIGHT as u64 {
-            options = decode_options(encoded);
-        }
-        let options = options.filter(|_| generation <= u64::from(GENERATION_MASK));
-        let options = options.ok_or_else(|| {
-            FileError::Invalid(format!(
-                "a table of {bits}-bit values with age weight {weight} (options {encoded:#x}, \
-                 generation {generation}); this type has {} bits and age weight {}",
-                V::BITS,
-                V::AGE_WEIGHT
-            ))
-        })?;
+        let (header, buckets) = persist::load_table(r, V::BITS, V::AGE_WEIGHT)?;
         Ok(SearchCache {
             buckets,
-            generation: AtomicU8::new(generation as u8),
-            options,
+            generation: AtomicU8::new(header.generation),
+            options: header.options,
             counters: Counters::new(),
             intent: Intent::new(),
             _values: PhantomData,
@@ -468,46 +397,6 @@ impl<V: Pack64> SearchCache<V> {
     pub fn reset_stats(&self) {
         self.counters.reset();
     }
-}
-
-/// Occupied entries of a bucket's words (data words with `OCCUPIED`).
-fn occupied_entries(words: &[u64; 8]) -> u64 {
-    words
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&d| d & OCCUPIED != 0)
-        .count() as u64
-}
-
-/// `slots | keys << 8 | huge pages << 16`, each 0 for the default (`crate::persist`).
-fn encode_options(o: Options) -> u64 {
-    let slots = u64::from(o.slots == Slots::Single);
-    let keys = u64::from(o.keys == Keys::Random);
-    let pages = u64::from(o.huge_pages == HugePages::Never);
-    slots | keys << 8 | pages << 16
-}
-
-/// The inverse of [`encode_options`]; `None` for a value it never gives.
-fn decode_options(v: u64) -> Option<Options> {
-    let pick = |shift: u32| match v >> shift & 0xff {
-        0 => Some(false),
-        1 => Some(true),
-        _ => None,
-    };
-    if v >> 24 != 0 {
-        return None;
-    }
-    let (slots, keys, pages) = (pick(0)?, pick(8)?, pick(16)?);
-    Some(Options {
-        slots: if slots { Slots::Single } else { Slots::Bucket },
-        keys: if keys { Keys::Random } else { Keys::Any },
-        huge_pages: if pages {
-            HugePages::Never
-        } else {
-            HugePages::Advise
-        },
-    })
 }
 
 /// Runs `scan` on `entries`, passing the whole bucket as a constant range: the common case then
@@ -631,9 +520,8 @@ mod tests {
     /// Torn pairs built the way the table writes them: store A's data word under store B's
     /// check word, both stores into one slot. The pair vouches for one key, `k*`; a probe can
     /// only be fooled by it if `k*` lies in the writer's bucket, which must happen about 1/n of
-    /// the time for `n` buckets (bucket.rs has the argument). Without the tag (`check = key ^
-    /// data`), 66,676 of the 100,000 random-value pairs landed there at 64 MiB (every one of 24
-    /// or 40 bits), and every consecutive-value pair.
+    /// the time for `n` buckets (bucket.rs has the argument; BENCHMARKS.md, "The torn-read
+    /// tag", what this test counted without the tag).
     ///
     /// Counts are Poisson with mean `λ = N/n`; the bounds are `λ ± 6√λ` (plus 6 above, for
     /// λ ≈ 0). Random values are held to both bounds; structured ones (consecutive, one bit

@@ -30,7 +30,7 @@ BINARY = os.path.join(ROOT, "target", "release", "fifteen")
 def machine():
     model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
     load = open("/proc/loadavg").read().split()[:3]
-    date = subprocess.run(["date", "-u"], capture_output=True, text=True).stdout.strip()
+    date = subprocess.run(["date", "-u"], capture_output=True, text=True, check=True).stdout.strip()
     return f"{date}; {model[0] if model else '?'} x {len(model)}; load {' '.join(load)}"
 
 
@@ -43,6 +43,8 @@ def run(args):
         user, system, rss = times.read().split()[-3:]
     total = re.search(r"^ *total +\d+ +(\d+) +([\d.]+)", out.stdout, re.M)
     solved = re.search(r"solved in ([\d.]+) s wall", out.stdout)
+    if not total or not solved:
+        sys.exit(f"{' '.join(args)}: no totals in its output\n{out.stdout[-2000:]}")
     return {
         "solve": float(solved.group(1)),
         "sum": float(total.group(2)),

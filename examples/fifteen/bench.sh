@@ -5,16 +5,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUB=${1:-1-25}
-cargo build --release -p fifteen >/dev/null 2>&1
+cargo build --release -p fifteen -q
 B=target/release/fifteen
 PDB=(--heuristic pdb663 --pdb-dir target/fifteen-pdb)
 $B --korf 1 "${PDB[@]}" >/dev/null # build the pattern databases once, outside the timings
 date -u; uptime; lscpu | grep -E "Model name|^CPU\(s\)"; cat /sys/kernel/mm/transparent_hugepage/enabled
+# One configuration; a run that fails (or prints no totals) stops the script with its output.
 run() {
-  local t0 t1 out
+  local t0 t1 log out status=0
   t0=$(date +%s.%N)
-  out=$(/usr/bin/time -f "user %U s" "$B" "$@" 2>&1 | grep -E "^ *total|^user")
+  log=$(/usr/bin/time -f "user %U s" "$B" "$@" 2>&1) || status=$?
   t1=$(date +%s.%N)
+  out=$(grep -E "^ *total|^user" <<<"$log" || true)
+  if [[ $status -ne 0 || $(grep -c . <<<"$out") -ne 2 ]]; then
+    echo "bench.sh: fifteen $* failed (exit $status):" >&2
+    tail -n 20 <<<"$log" >&2
+    exit 1
+  fi
   printf '%-70s %s | wall %.1f s\n' "$*" "$(echo "$out" | tr '\n' ' ' | tr -s ' ')" "$(echo "$t1 - $t0" | bc)"
 }
 echo "== PDB 6-6-3 (mirrored), Korf 1-100"

@@ -5,6 +5,7 @@
 
 pub mod differential;
 pub mod input;
+pub mod load;
 pub mod pack_round_trip;
 pub mod reference;
 pub mod set_vs_hashset;

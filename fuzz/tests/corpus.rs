@@ -2,7 +2,7 @@
 //! target code that `cargo fuzz` runs (this package's library), without libFuzzer, plus a few
 //! thousand pseudo-random inputs per target, so `cargo test --workspace` exercises every target.
 
-use searchcache_fuzz::{differential, pack_round_trip, set_vs_hashset};
+use searchcache_fuzz::{differential, load, pack_round_trip, set_vs_hashset};
 
 use std::path::Path;
 
@@ -55,4 +55,34 @@ fn pack_round_trip_corpus() {
 fn set_vs_hashset_corpus() {
     assert!(replay("set_vs_hashset", set_vs_hashset::run) > 0);
     random_inputs(set_vs_hashset::run, 3000);
+}
+
+#[test]
+fn load_corpus() {
+    assert!(replay("load", load::run) > 0);
+    random_inputs(load::run, 3000);
+}
+
+/// The seeds `load::seeds` builds (valid tables of every kind, truncations, bit flips) pass
+/// the target, and each is in the committed corpus, byte for byte: a change to the file format
+/// shows here, and `cargo test -p searchcache-fuzz -- --ignored` rewrites them.
+#[test]
+fn load_seeds_pass_and_are_committed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/load");
+    for (name, bytes) in load::seeds() {
+        load::run(&bytes);
+        let committed = std::fs::read(dir.join(&name)).unwrap_or_default();
+        assert!(committed == bytes, "corpus/load/{name} is missing or stale");
+    }
+}
+
+/// Writes `load::seeds` to `corpus/load/` (run when the format changes, then commit them).
+#[test]
+#[ignore]
+fn write_load_seeds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/load");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in load::seeds() {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
 }

@@ -34,11 +34,10 @@ const INFINITE: u8 = u8::MAX;
 
 /// Slack (bound − g − h) below which a node neither probes nor stores: the subtree of a node
 /// grows with its slack, not with its depth, and below this it costs less to search than a
-/// probe's cache miss. Measured on Korf's 1-10 with MD+LC (see BENCHMARKS.md).
-/// Slack is always even here (every heuristic has the parity of the true distance), so the
-/// choices are 0, 2, 4, … On Korf's 1-25 with MD+LC and 64 MiB, 0 searches 0.33× the nodes of
-/// plain IDA* in 0.63× its time, 2 searches 0.48× in 0.35× (BENCHMARKS.md): 2 is the default,
-/// `--table-slack 0` the table at full strength (fewest nodes).
+/// probe's cache miss. Slack is always even (every heuristic has the parity of the true
+/// distance), so the choices are 0, 2, 4, …; 2 searches more nodes than 0 in less time (0.35×
+/// plain IDA*'s time against 0.63×: BENCHMARKS.md, "Fifteen puzzle"). `--table-slack 0` is
+/// the table at full strength (fewest nodes).
 pub const DEFAULT_TABLE_SLACK: u32 = 2;
 
 /// Per first move of the blank (up, left, right, down): a lower bound on the cost of the simple

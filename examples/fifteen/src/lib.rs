@@ -6,14 +6,18 @@
 //! Manhattan, linear conflict), [`compact_pdb`] (the 7-8 databases, with [`rank`], [`regions`],
 //! [`pdb_build`] and [`pdb_file`]), [`pdb`] (the 6-6-3 databases), [`ida`] (IDA* with the bound
 //! table), [`parallel`] (threads on one instance), [`solver`] (a list of instances, threads on
-//! whole instances or on each tree), [`input`] (the command line and Korf's embedded instances)
-//! and [`report`] (the result table).
+//! whole instances or on each tree), [`config`] (what a run is asked to do, as plain data),
+//! [`instance`] (boards to solve, instance files), [`korf`] (Korf's embedded instances) and
+//! [`report`] (the result table). The command line (clap) is the binary's alone
+//! (`src/bin/fifteen/cli.rs`): the library never parses arguments.
 
 pub mod board;
 pub mod compact_pdb;
+pub mod config;
 pub mod heuristic;
 pub mod ida;
-pub mod input;
+pub mod instance;
+pub mod korf;
 pub mod parallel;
 pub mod pdb;
 pub mod pdb_build;

@@ -4,9 +4,10 @@
 
 use crate::board::Board;
 use crate::compact_pdb::{Bytes, CompactPdb, Nibbles, PARTITION_78};
+use crate::config::{Config, HeuristicKind, Parallel, PdbLayout};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan};
 use crate::ida::{self, BoundTable, Solution};
-use crate::input::{Config, HeuristicKind, Instance, Parallel, PdbLayout};
+use crate::instance::Instance;
 use crate::parallel;
 use crate::pdb::{PatternDb, PARTITION_663};
 use searchcache::{HugePages, Options, Size};
@@ -220,7 +221,7 @@ impl Solver {
     /// `Instances`), handing each result to `report` in the order of `instances`. When
     /// `report` returns `false`, no further instance starts (those already running finish and
     /// are not reported). `fresh_table` empties the table before each instance (not with
-    /// `Instances` on several threads: [`crate::input::parse_args`] refuses that).
+    /// `Instances` on several threads: the binary's command line refuses that).
     pub fn solve_all(
         &self,
         instances: &[Instance],

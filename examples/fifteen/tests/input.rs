@@ -1,20 +1,14 @@
 //! The fifteen solver's input handling: every malformed board, id list, file and flag is a
-//! clear error naming the problem (exit code 2 from the binary), never a panic.
+//! clear error naming the problem (exit code 2 from the binary), never a panic. The flags'
+//! own checks are unit tests of the binary's command line (`src/bin/fifteen/cli/tests.rs`).
 
 use fifteen::board::{Board, BoardError};
-use fifteen::input::{parse_args, parse_ids, parse_instances, Command, HeuristicKind};
+use fifteen::instance::parse_instances;
+use fifteen::korf::parse_ids;
 use std::process::Command as Process;
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
-}
-
-fn error_of(s: &str) -> String {
-    match parse_args(&args(s)) {
-        Err(e) => e,
-        Ok(Command::Run(c)) => panic!("'{s}' was accepted: {c:?}"),
-        Ok(Command::Help(h)) => panic!("'{s}' printed help: {h}"),
-    }
 }
 
 #[test]
@@ -99,97 +93,6 @@ fn instance_files_are_validated_with_line_numbers() {
     assert!(parse_instances("# nothing\n", "f")
         .unwrap_err()
         .contains("no instances"));
-}
-
-#[test]
-fn flags_are_validated() {
-    let Ok(Command::Help(help)) = parse_args(&args("--help")) else {
-        panic!("--help")
-    };
-    // Every option and the exit codes are explained.
-    for needle in [
-        "--korf",
-        "--file",
-        "TILES",
-        "--heuristic",
-        "pdb78",
-        "pdb663",
-        "--threads",
-        "--parallel",
-        "--hash-mib",
-        "--no-table",
-        "--table-slack",
-        "--fresh-table",
-        "--prefault",
-        "--pdb-dir",
-        "--no-pdb-cache",
-        "--pdb-layout",
-        "--solution",
-        "Exit codes",
-        "blank top-left",
-    ] {
-        assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
-    }
-    let Ok(Command::Run(c)) = parse_args(&args("")) else {
-        panic!("default run")
-    };
-    assert_eq!(c.instances.len(), 100);
-    assert!(c.table.is_none() && c.heuristic.is_none() && c.threads >= 1 && !c.prefault);
-    let Ok(Command::Run(c)) = parse_args(&args("--korf 3,5 --heuristic lc --no-table --threads 1"))
-    else {
-        panic!("korf run")
-    };
-    assert_eq!(
-        c.instances
-            .iter()
-            .map(|i| i.label.as_str())
-            .collect::<Vec<_>>(),
-        ["3", "5"]
-    );
-    assert_eq!(c.instances[0].known_nodes, Some(156_590_306));
-    // The old name of the 6-6-3 databases still works.
-    let Ok(Command::Run(c)) = parse_args(&args("--korf 1 --heuristic pdb")) else {
-        panic!("pdb alias")
-    };
-    assert_eq!(c.heuristic, Some(HeuristicKind::Pdb663));
-    let Ok(Command::Run(c)) = parse_args(&args("1 2 0 3 4 5 6 7 8")) else {
-        panic!("tiles")
-    };
-    assert_eq!(c.instances[0].board.side(), 3);
-    for (line, needle) in [
-        ("--bogus", "unexpected argument '--bogus'"),
-        ("--threads 0", "--threads"),
-        ("--threads 1025", "1..=1024"),
-        ("--threads lots", "'lots'"),
-        ("--threads", "a value is required for '--threads <N>'"),
-        ("--hash-mib 0", "--hash-mib"),
-        ("--hash-mib -3", "--hash-mib"),
-        ("--hash-mib 99999999999999", "--hash-mib"),
-        ("--table-slack 256", "0..=255"),
-        ("--heuristic foo", "'foo'"),
-        ("--korf 1-3 1 2 0 3 4 5 6 7 8", "cannot be used with"),
-        ("--korf 1-3 --file x", "cannot be used with"),
-        ("--no-table --hash-mib 4", "cannot be used with"),
-        ("--no-table --prefault", "cannot be used with"),
-        ("--no-table --table", "cannot be used with"),
-        ("--pdb-dir x --no-pdb-cache", "cannot be used with"),
-        (
-            "--fresh-table --parallel instances --threads 2",
-            "--parallel tree",
-        ),
-        ("--korf 0", "1..=100"),
-        (
-            "--file /nonexistent/instances.txt",
-            "/nonexistent/instances.txt",
-        ),
-        ("1 2 3", "3 numbers"),
-        ("1 2 0 3 4 5 6 7 -8", "'-8'"),
-        ("0 2 1 3 4 5 6 7 8", "unsolvable"),
-        ("--heuristic pdb78 1 2 0 3 4 5 6 7 8", "4×4 board only"),
-    ] {
-        let e = error_of(line);
-        assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
-    }
 }
 
 /// The `fifteen` binary, which cargo builds for this package's integration tests.

@@ -10,7 +10,7 @@ use fifteen::board::{Board, DIRS};
 use fifteen::compact_pdb::{self, CompactPdb, LoadReport};
 use fifteen::heuristic::{Heuristic, LinearConflict};
 use fifteen::ida::solve_sequential;
-use fifteen::input::korf100;
+use fifteen::korf::korf100;
 use fifteen::pdb_build::{self, manhattan, MAX_EXCESS};
 use fifteen::pdb_file::{self, Kind};
 use fifteen::rank::{Ranking, MAX_TILES};

@@ -8,7 +8,7 @@
 use fifteen::board::{Board, DIRS};
 use fifteen::heuristic::{Heuristic, LinearConflict, Manhattan};
 use fifteen::ida::{solve_sequential, BoundTable, Solution};
-use fifteen::input::{korf100, KorfInstance};
+use fifteen::korf::{korf100, KorfInstance};
 use fifteen::parallel::solve_parallel;
 use fifteen::pdb::{self, PatternDb};
 use searchcache::Size;
@@ -383,12 +383,31 @@ fn pattern_database_heuristic_is_admissible_along_solutions() {
     }
 }
 
-/// The configuration and solver of a command line.
-fn solver_of(line: &str) -> (fifteen::input::Config, fifteen::solver::Solver) {
-    use fifteen::input::{parse_args, Command};
-    let argv: Vec<&str> = line.split_whitespace().collect();
-    let Ok(Command::Run(config)) = parse_args(&argv) else {
-        panic!("{line}")
+/// The configuration and solver the binary builds for `--korf IDS --heuristic lc --hash-mib
+/// MIB --threads N --parallel P` (`src/bin/fifteen/cli/tests.rs` checks that parsing).
+fn solver_of(
+    ids: &[usize],
+    hash_mib: usize,
+    threads: usize,
+    parallel: fifteen::config::Parallel,
+) -> (fifteen::config::Config, fifteen::solver::Solver) {
+    use fifteen::config::{Config, HeuristicKind, PdbLayout};
+    let heuristic = Some(HeuristicKind::Lc);
+    let instances = fifteen::korf::korf_instances(ids, heuristic);
+    assert_eq!(instances.len(), ids.len());
+    let config = Config {
+        parallel: parallel.resolve(instances.len(), false),
+        instances,
+        heuristic,
+        threads,
+        hash_mib,
+        table: None,
+        prefault: false,
+        solution: false,
+        pdb_dir: None,
+        pdb_layout: PdbLayout::Nibbles,
+        table_slack: fifteen::ida::DEFAULT_TABLE_SLACK,
+        fresh_table: false,
     };
     let solver = fifteen::solver::Solver::new(&config, &|_| {}).expect("solver");
     (config, solver)
@@ -396,16 +415,15 @@ fn solver_of(line: &str) -> (fifteen::input::Config, fifteen::solver::Solver) {
 
 #[test]
 fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honoured() {
-    use fifteen::input::Parallel;
+    use fifteen::config::Parallel;
     let ids = [9, 12, 19, 2, 5, 16, 13, 8];
-    let spec = ids.map(|i| i.to_string()).join(",");
-    for (flags, parallel) in [
-        ("--threads 2", Parallel::Instances),
-        ("--threads 2 --parallel tree", Parallel::Tree),
-        ("--threads 1", Parallel::Instances),
+    for (threads, requested, parallel) in [
+        (2, Parallel::Auto, Parallel::Instances),
+        (2, Parallel::Tree, Parallel::Tree),
+        (1, Parallel::Auto, Parallel::Instances),
     ] {
-        let line = format!("--korf {spec} --heuristic lc --hash-mib 4 {flags}");
-        let (config, solver) = solver_of(&line);
+        let line = format!("{threads} threads, {requested:?}");
+        let (config, solver) = solver_of(&ids, 4, threads, requested);
         assert_eq!(config.parallel, parallel, "{line}");
         let solve_all = |report: &mut dyn FnMut(usize, fifteen::solver::Solved) -> bool| {
             solver
@@ -446,7 +464,7 @@ fn tables_above_the_huge_page_limit_get_small_pages() {
         (HUGE_PAGE_TABLE_MAX_MIB, HugePages::Advise),
         (HUGE_PAGE_TABLE_MAX_MIB + 1, HugePages::Never),
     ] {
-        let (_, solver) = solver_of(&format!("--korf 9 --heuristic lc --hash-mib {mib}"));
+        let (_, solver) = solver_of(&[9], mib, 1, fifteen::config::Parallel::Auto);
         let table = solver.table.as_ref().expect("lc uses the table by default");
         assert_eq!(
             table.options(),

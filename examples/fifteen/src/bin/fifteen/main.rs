@@ -1,11 +1,15 @@
 //! The `fifteen` binary: with no arguments it solves Korf's 100 random 15-puzzle instances
-//! optimally and prints a table. `cargo run --release -p fifteen -- --help` for the options.
+//! optimally and prints a table. `cargo run --release -p fifteen -- --help` for the options,
+//! which [`cli`] parses (the only place clap is used).
 //!
 //! Nothing here panics on a closed standard output or error: every line goes through
 //! [`Out::line`], which notices a write that fails (`fifteen | head -1`) and ends the run
 //! quietly instead.
 
-use fifteen::input::{self, Command, Config};
+mod cli;
+
+use cli::Command;
+use fifteen::config::{Config, Parallel};
 use fifteen::report;
 use fifteen::solver::Solver;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -15,7 +19,7 @@ use std::time::Instant;
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    match input::parse_args(&args) {
+    match cli::parse_args(&args) {
         Ok(Command::Help(text)) => {
             let _ = write!(io::stdout(), "{text}");
             ExitCode::SUCCESS
@@ -68,7 +72,7 @@ fn run(config: Config) -> ExitCode {
         solver.heuristic_name(config.pdb_layout),
         config.threads,
         match config.parallel {
-            input::Parallel::Instances if config.threads > 1 => "instances in parallel",
+            Parallel::Instances if config.threads > 1 => "instances in parallel",
             _ if config.threads > 1 => "together on each instance",
             _ => "sequential",
         },

@@ -1,0 +1,116 @@
+//! A [`SearchCache`](crate::SearchCache)'s file: its four header parameters
+//! (`[Pack64::BITS, options, generation, Pack64::AGE_WEIGHT]`), the options' encoding, and the
+//! count of occupied entries the trailer holds. The buckets themselves go through
+//! [`format`](super::format) like every other kind's lines.
+
+use crate::alloc::{HugePages, Region};
+use crate::bucket::Bucket;
+use crate::error::{Error, FileError};
+use crate::options::{Keys, Options, Slots};
+use crate::pack::{GENERATION_MASK, OCCUPIED};
+use crate::persist::format::{self, Header, Kind};
+use std::io::{Read, Write};
+
+/// What a table's header says beyond its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TableHeader {
+    /// The value type's `Pack64::BITS`.
+    pub(crate) bits: u32,
+    /// The value type's `Pack64::AGE_WEIGHT`.
+    pub(crate) age_weight: i32,
+    /// The options the table was built with.
+    pub(crate) options: Options,
+    /// The generation, `0..128`.
+    pub(crate) generation: u8,
+}
+
+/// Writes a table's header, its buckets and the trailer.
+pub(crate) fn save_table(
+    w: impl Write,
+    table: TableHeader,
+    buckets: &[Bucket],
+) -> Result<(), Error> {
+    let header = Header {
+        kind: Kind::SearchCache,
+        lines: buckets.len(),
+        params: [
+            u64::from(table.bits),
+            encode_options(table.options),
+            u64::from(table.generation),
+            table.age_weight as u64,
+        ],
+    };
+    format::save(w, header, buckets, occupied_entries)
+}
+
+/// Reads a table saved for a value type of `bits` and `age_weight`: its header and buckets.
+/// Another `BITS` or `AGE_WEIGHT`, options this build does not know or a generation out of
+/// range are [`FileError::Invalid`].
+pub(crate) fn load_table(
+    r: impl Read,
+    bits: u32,
+    age_weight: i32,
+) -> Result<(TableHeader, Region<Bucket>), Error> {
+    let (header, buckets, _) =
+        format::load::<Bucket>(r, Kind::SearchCache, HugePages::Advise, occupied_entries)?;
+    let [saved_bits, encoded, generation, weight] = header.params;
+    let mut options = None;
+    if saved_bits == u64::from(bits) && weight == age_weight as u64 {
+        options = decode_options(encoded);
+    }
+    let options = options.filter(|_| generation <= u64::from(GENERATION_MASK));
+    let options = options.ok_or_else(|| {
+        FileError::Invalid(format!(
+            "a table of {saved_bits}-bit values with age weight {weight} (options {encoded:#x}, \
+             generation {generation}); this type has {bits} bits and age weight {age_weight}"
+        ))
+    })?;
+    let table = TableHeader {
+        bits,
+        age_weight,
+        options,
+        generation: generation as u8,
+    };
+    Ok((table, buckets))
+}
+
+/// Occupied entries of a bucket's words (data words with `OCCUPIED`).
+fn occupied_entries(words: &[u64; 8]) -> u64 {
+    words
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&d| d & OCCUPIED != 0)
+        .count() as u64
+}
+
+/// `slots | keys << 8 | huge pages << 16`, each 0 for the default (the module docs of
+/// [`crate::persist`]).
+fn encode_options(o: Options) -> u64 {
+    let slots = u64::from(o.slots == Slots::Single);
+    let keys = u64::from(o.keys == Keys::Random);
+    let pages = u64::from(o.huge_pages == HugePages::Never);
+    slots | keys << 8 | pages << 16
+}
+
+/// The inverse of [`encode_options`]; `None` for a value it never gives.
+fn decode_options(v: u64) -> Option<Options> {
+    let pick = |shift: u32| match v >> shift & 0xff {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    };
+    if v >> 24 != 0 {
+        return None;
+    }
+    let (slots, keys, pages) = (pick(0)?, pick(8)?, pick(16)?);
+    Some(Options {
+        slots: if slots { Slots::Single } else { Slots::Bucket },
+        keys: if keys { Keys::Random } else { Keys::Any },
+        huge_pages: if pages {
+            HugePages::Never
+        } else {
+            HugePages::Advise
+        },
+    })
+}
