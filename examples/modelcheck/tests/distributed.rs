@@ -26,7 +26,7 @@ fn free_addresses(n: usize) -> Vec<String> {
 fn options(deadlock: bool) -> Options {
     Options {
         deadlock,
-        progress: false,
+        reporter: None,
         memory_bytes: 8 << 20,
         ..Options::default()
     }
@@ -247,7 +247,7 @@ where
 {
     let mut buffer = Vec::new();
     let mut owner = |state: &M::State| {
-        modelcheck::distributed::search::portable_key(state, &mut buffer)
+        modelcheck::distributed::portable_key(state, &mut buffer)
             .expect("serializable")
             .owner(workers)
     };
@@ -484,7 +484,7 @@ fn bad_clusters_are_usage_errors() {
     ];
     for (addresses, process, workers, message) in cases {
         let sent_filter = if message == "--sent-filter" {
-            modelcheck::distributed::sent::MAX_SLOTS + 1
+            modelcheck::distributed::MAX_SENT_FILTER_SLOTS + 1
         } else {
             DEFAULT_SENT_FILTER
         };
