@@ -10,7 +10,7 @@ QUICK=${1:-}
 TWOPC=8 PHIL=16 MEM=32
 if [[ "$QUICK" == "--quick" ]]; then TWOPC=5 PHIL=10 MEM=8; fi
 
-cargo build --release -p modelcheck -q
+cargo build --release -p modelcheck-cli -q
 (cd benches && cargo build --release --bin stateright_models -q)
 MC=$ROOT/target/release/modelcheck
 SR=$ROOT/benches/target/release/stateright_models

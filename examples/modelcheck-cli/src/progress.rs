@@ -34,7 +34,8 @@ impl Reporter for StderrReporter {
     }
 
     fn checkpoint_written(&self, w: &CheckpointWritten<'_>) {
-        let (depth, states, path, secs) = (w.depth, w.states, w.path.display(), w.took.as_secs_f64());
+        let (depth, states, path, secs) =
+            (w.depth, w.states, w.path.display(), w.took.as_secs_f64());
         match w.part {
             None => notice(format_args!(
                 "checkpoint: depth {depth} ({states} states) written to {path} in {secs:.2} s"

@@ -2,13 +2,10 @@
 //! status it comes to.
 
 use crate::args::memory_flag;
-use crate::exit::{
-    EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL,
-};
+use crate::exit::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL};
 use modelcheck::distributed::{DistributedReport, ProcessStats};
 use modelcheck::{
-    peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull,
-    Verdict,
+    peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Verdict,
 };
 use std::io::{self, Write};
 

@@ -105,9 +105,7 @@ impl Failed {
 impl From<CheckpointError> for Failed {
     fn from(e: CheckpointError) -> Failed {
         match e {
-            CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => {
-                Failed::Usage(why)
-            }
+            CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => Failed::Usage(why),
             CheckpointError::Unreadable(why) => Failed::Error(why),
         }
     }
@@ -139,7 +137,10 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
     let flags = &cli.check.checkpoint;
     let every = Duration::from_secs_f64(flags.checkpoint_every.unwrap_or(DEFAULT_CHECKPOINT_SECS));
     if cli.dist.is_distributed() {
-        let cluster = cli.dist.cluster().map_err(|e| Failed::Usage(e.to_string()))?;
+        let cluster = cli
+            .dist
+            .cluster()
+            .map_err(|e| Failed::Usage(e.to_string()))?;
         let checkpoints = DistCheckpoints {
             save_to: flags.checkpoint.clone(),
             every,
@@ -148,8 +149,7 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
         return Ok(Target::Distributed(cluster, checkpoints));
     }
     let dist = &cli.dist;
-    if dist.connect_timeout.is_some() || dist.sent_filter.is_some() || dist.peer_timeout.is_some()
-    {
+    if dist.connect_timeout.is_some() || dist.sent_filter.is_some() || dist.peer_timeout.is_some() {
         return Err(Failed::Usage(
             "--connect-timeout, --peer-timeout and --sent-filter apply to distributed runs only \
              (--local, --processes or --workers)"

@@ -13,6 +13,30 @@ use std::time::Duration;
 /// process), between two levels: a slow method slows the search by its time. A search that
 /// runs to its end reports each of its levels 1 to `depth` once, in order; one stopped in the
 /// middle of a level does not report that level.
+///
+/// ```
+/// use modelcheck::models::two_phase::TwoPhase;
+/// use modelcheck::{check, Options, Progress, Reporter};
+/// use std::sync::{Arc, Mutex};
+///
+/// /// Keeps the width of every level.
+/// #[derive(Default)]
+/// struct Widths(Mutex<Vec<u64>>);
+///
+/// impl Reporter for Widths {
+///     fn level(&self, progress: &Progress) {
+///         self.0.lock().unwrap().push(progress.new_states);
+///     }
+/// }
+///
+/// let widths = Arc::new(Widths::default());
+/// let options = Options { reporter: Some(widths.clone()), ..Options::default() };
+/// let report = check(&TwoPhase::new(3)?, &options);
+/// let widths = widths.0.lock().unwrap();
+/// assert_eq!(widths.len(), report.stats.depth);
+/// assert_eq!(1 + widths.iter().sum::<u64>(), report.stats.states); // one initial state
+/// # Ok::<(), String>(())
+/// ```
 pub trait Reporter: Send + Sync {
     /// A level was searched whole and added `progress.new_states` states (never 0).
     fn level(&self, progress: &Progress) {

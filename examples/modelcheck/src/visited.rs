@@ -11,8 +11,8 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
-use std::str::FromStr;
 use std::io::{Read, Write};
+use std::str::FromStr;
 use std::sync::Mutex;
 
 /// How states are remembered.

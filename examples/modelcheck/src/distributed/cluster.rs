@@ -118,7 +118,7 @@ impl Cluster {
             workers,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             sent_filter: DEFAULT_SENT_FILTER,
-            peer_timeout: crate::distributed::DEFAULT_PEER_TIMEOUT,
+            peer_timeout: super::watchdog::DEFAULT_PEER_TIMEOUT,
         };
         cluster.validate()?;
         Ok(cluster)

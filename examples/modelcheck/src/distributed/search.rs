@@ -21,11 +21,11 @@ use super::checkpoint::{
     part_path, settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress,
 };
 use super::messages::{Control, Summary, Totals, WireFull, WireStorage};
+use super::outcome::ProcessStats;
 use super::parcel::{Link, Parcel, Parcels, ToOwner};
 use super::sent::SentFilter;
 use super::watchdog::Watchdog;
 use super::wire::Traffic;
-use super::outcome::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
 use crate::check::{Report, Saved};
 use crate::checkpoint::{self, Part};
@@ -662,7 +662,9 @@ where
                 == peers;
             let states = (stats.states, totals.states);
             let reporter = options.reporter.as_deref();
-            settle_part(dir, part, level, states, written, all, took, &mut saved, reporter);
+            settle_part(
+                dir, part, level, states, written, all, took, &mut saved, reporter,
+            );
             last_saved = Instant::now();
         }
         if last.iter().any(|s| s.interrupted) {

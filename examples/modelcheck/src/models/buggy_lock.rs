@@ -1,7 +1,7 @@
 //! A broken lock: test the flag, then set it, in two separate steps. Two processes can both see
 //! the flag clear and both enter: the shortest counterexample is check, check, set, set.
 
-use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 

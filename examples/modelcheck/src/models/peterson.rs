@@ -2,7 +2,7 @@
 //! levels 1..N-1; at each it announces its level, makes itself the victim, and waits while
 //! another process is at its level or above and it is still the victim.
 
-use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 

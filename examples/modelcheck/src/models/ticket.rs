@@ -3,7 +3,7 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
