@@ -91,8 +91,8 @@ pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
 /// `cluster.peer_timeout` while this process waits for it ([`ClusterError::Peer`], which names
 /// it: this process stops instead of waiting), a failure of this process
 /// ([`ClusterError::Other`]). A full visited set on any process is not an error here: every
-/// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the `--memory`
-/// to use.
+/// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the bytes
+/// needed.
 pub fn check<M>(
     model: impl Into<Arc<M>>,
     options: &Options,
@@ -105,7 +105,7 @@ where
     check_with_checkpoints(model, options, cluster, &DistCheckpoints::default())
 }
 
-/// [`check`] with checkpoints ([`checkpoint`]): every worker of this process reads its part
+/// [`check`] with checkpoints ([`DistCheckpoints`]): every worker of this process reads its part
 /// from `checkpoints.resume_from` before any peer is contacted (the resumed run reports what an
 /// uninterrupted one reports), and saves its part to `checkpoints.save_to` at the level
 /// boundaries every worker agrees on.
