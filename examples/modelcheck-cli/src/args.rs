@@ -300,7 +300,7 @@ fn schedules() -> impl TypedValueParser<Value = Schedule> {
 
 /// Parses `args` (without the program name). `Err`: the text to print and the exit status
 /// (`--help` and `--version` are 0 with the text for stdout; usage errors are
-/// [`EXIT_USAGE`] with the text for stderr).
+/// [`EXIT_USAGE`](crate::EXIT_USAGE) with the text for stderr).
 pub fn parse<I, T>(args: I) -> Result<Cli, (i32, String)>
 where
     I: IntoIterator<Item = T>,

@@ -63,7 +63,7 @@ pub fn codec(limit: u64) -> impl bincode::Options + Copy {
 /// What a checkpoint is of: compared with the run that resumes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
-    /// [`CHECKER_VERSION`] of the checker that wrote it.
+    /// The version of the checker that wrote it (this package's version).
     pub checker_version: String,
     /// [`Model::name`], which names the size too (`2pc(rms=8)`).
     pub model: String,
@@ -82,7 +82,7 @@ pub struct Header {
     /// Which part of a distributed run this file is; `None` for a single-process run.
     pub part: Option<Part>,
     /// The hash the saved set's positions (and a distributed run's owners) come from:
-    /// [`state_hash_name`] of `part`. A build with another hash must not resume it.
+    /// `state_hash_name` of `part`. A build with another hash must not resume it.
     pub state_hash: String,
 }
 
