@@ -77,7 +77,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
-    subprocess.run(["cargo", "build", "--release", "-p", "modelcheck"], check=True)
+    subprocess.run(["cargo", "build", "--release", "-p", "modelcheck-cli"], check=True)
     binary = "target/release/modelcheck"
     print(f"start: {machine()}")
     for name, model, memory in MODELS:

@@ -64,7 +64,7 @@ def main():
     arguments = parser.parse_args()
     binaries = arguments.binary
     if not binaries:
-        subprocess.run(["cargo", "build", "--release", "-p", "modelcheck"], check=True)
+        subprocess.run(["cargo", "build", "--release", "-p", "modelcheck-cli"], check=True)
         binaries = ["target/release/modelcheck"]
     date = subprocess.run(["date", "-u"], capture_output=True, text=True).stdout.strip()
     print(f"start: {date}; load average {load()}")

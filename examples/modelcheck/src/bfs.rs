@@ -8,11 +8,13 @@
 //! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
 
 use crate::model::{Invariant, Model};
+use crate::reporter::{Progress, Reporter};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, TableFull, Visited};
 use rayon::prelude::*;
 use searchcache::StateHash;
-use std::io::Write;
+use std::fmt;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -21,16 +23,47 @@ use std::time::{Duration, Instant};
 /// enough that the last chunks of a level spread over the threads.
 const CHUNK: usize = 256;
 
-/// How the threads share a level's frontier (the `value` attributes are the `--schedule` help).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// How the threads share a level's frontier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
-    /// Chunks claimed from one atomic cursor.
-    #[value(help = "256-state chunks claimed from one atomic cursor (the default)")]
+    /// 256-state chunks claimed from one atomic cursor (the default).
     Chunks,
     /// rayon's work-stealing over the same chunks.
-    #[value(help = "rayon's work-stealing over the same chunks")]
     Steal,
 }
+
+impl Schedule {
+    /// Every schedule, in the order of [`Schedule::NAMES`].
+    pub const ALL: [Schedule; 2] = [Schedule::Chunks, Schedule::Steal];
+    /// Their names, as [`Schedule::name`] gives them and [`FromStr`] reads them.
+    pub const NAMES: [&'static str; 2] = ["chunks", "steal"];
+
+    /// The schedule's name: `chunks` or `steal`.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Schedule {
+    type Err = String;
+
+    /// A schedule by its [`name`](Schedule::name); any other text is an error that lists them.
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| format!("no schedule `{text}` (one of: {})", Self::NAMES.join(", ")))
+    }
+}
+
+/// The default visited storage, [`Options::memory_bytes`]: 256 MiB.
+pub const DEFAULT_MEMORY: usize = 256 << 20;
 
 /// How to check a model: the search, and the storage of the states it has seen.
 #[derive(Clone, Debug)]
@@ -41,8 +74,9 @@ pub struct Options {
     pub max_depth: Option<usize>,
     /// Report states without successors, when the model counts them as errors (default: yes).
     pub deadlock: bool,
-    /// Print a line per level to stderr once the run takes longer than a second (default: no).
-    pub progress: bool,
+    /// Told of each level searched, each checkpoint written and each warning (default: none;
+    /// the library never prints).
+    pub reporter: Option<Arc<dyn Reporter>>,
     /// How the frontier is shared (default: [`Schedule::Chunks`]).
     pub schedule: Schedule,
     /// How visited states are stored (default: [`Mode::Fp64`]).
@@ -66,10 +100,10 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_depth: None,
             deadlock: true,
-            progress: false,
+            reporter: None,
             schedule: Schedule::Chunks,
             mode: Mode::Fp64,
-            memory_bytes: 256 << 20,
+            memory_bytes: DEFAULT_MEMORY,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
         }
@@ -453,17 +487,7 @@ pub fn search<M: Model>(
         stats.depth += 1;
         log.push_level(links);
         stats.elapsed = started.elapsed();
-        if config.progress && stats.elapsed > Duration::from_secs(1) {
-            let secs = stats.elapsed.as_secs_f64();
-            // Progress is a courtesy: a closed stderr must not stop the search.
-            let _ = writeln!(
-                std::io::stderr(),
-                "depth {:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
-                stats.depth,
-                stats.states,
-                stats.states as f64 / secs
-            );
-        }
+        report_level(config.reporter.as_deref(), &stats, width);
         if !shared.halted() {
             stats.trace_bytes = log.memory_bytes();
             at_level(Boundary {
@@ -494,6 +518,18 @@ pub fn search<M: Model>(
         None => Verdict::DepthLimit,
     };
     Outcome { stats, verdict }
+}
+
+/// Tells `reporter` of the level `stats.depth` just searched, of `width` new states.
+fn report_level(reporter: Option<&dyn Reporter>, stats: &Stats, width: usize) {
+    if let Some(reporter) = reporter {
+        reporter.level(&Progress {
+            depth: stats.depth,
+            new_states: width as u64,
+            states: stats.states,
+            elapsed: stats.elapsed,
+        });
+    }
 }
 
 /// Level 0: the distinct initial states, and the log that starts with their links.

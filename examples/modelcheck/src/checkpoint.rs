@@ -25,11 +25,13 @@
 //! `fsync`ed, renamed over `PATH`, and the directory is `fsync`ed: a crash at any moment leaves
 //! the previous checkpoint or the new one, whole.
 
-use crate::bfs::{self, Boundary, Options, Resume, Stats};
+use crate::bfs::{self, Boundary, Options, Outcome, Resume, Stats, Verdict};
+use crate::check::{Report, Saved};
 use crate::model::Model;
+use crate::reporter::{CheckpointWritten, Reporter, Warning};
+use crate::size::size_text;
 use crate::trace::TraceLog;
 use crate::visited::{Mode, Visited};
-use crate::{Outcome, Report, Verdict};
 use bincode::Options as _;
 use searchcache::persist::{ChecksumReader, ChecksumWriter};
 use serde::de::DeserializeOwned;
@@ -61,7 +63,7 @@ pub fn codec(limit: u64) -> impl bincode::Options + Copy {
 /// What a checkpoint is of: compared with the run that resumes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
-    /// [`CHECKER_VERSION`] of the checker that wrote it.
+    /// The version of the checker that wrote it (this package's version).
     pub checker_version: String,
     /// [`Model::name`], which names the size too (`2pc(rms=8)`).
     pub model: String,
@@ -80,7 +82,7 @@ pub struct Header {
     /// Which part of a distributed run this file is; `None` for a single-process run.
     pub part: Option<Part>,
     /// The hash the saved set's positions (and a distributed run's owners) come from:
-    /// [`state_hash_name`] of `part`. A build with another hash must not resume it.
+    /// `state_hash_name` of `part`. A build with another hash must not resume it.
     pub state_hash: String,
 }
 
@@ -195,8 +197,8 @@ impl Header {
         if self.memory_bytes != options.memory_bytes as u64 {
             return Some(format!(
                 "it was made with --memory {}; this run asks for --memory {}",
-                crate::cli::memory_flag(self.memory_bytes as usize),
-                crate::cli::memory_flag(options.memory_bytes)
+                size_text(self.memory_bytes as usize),
+                size_text(options.memory_bytes)
             ));
         }
         if options.mode == Mode::Bitstate && self.hashes != options.hashes {
@@ -277,19 +279,6 @@ pub struct Checkpoints {
     pub every: Duration,
     /// Resume this checkpoint (`--resume`).
     pub resume_from: Option<PathBuf>,
-}
-
-/// What the checkpoints of a run came to.
-#[derive(Clone, Debug, Default)]
-pub struct Saved {
-    /// Where they were written.
-    pub path: Option<PathBuf>,
-    /// Checkpoints written.
-    pub written: u32,
-    /// The deepest level saved, if any checkpoint was written.
-    pub depth: Option<usize>,
-    /// The last error writing one (the previous checkpoint, if any, is left whole).
-    pub last_error: Option<String>,
 }
 
 /// The file a checkpoint is written to before it is renamed over `path`.
@@ -599,8 +588,8 @@ where
 /// [`crate::check`] with checkpoints: resumes `checkpoints.resume_from` if given (the
 /// resumed run reports the same states, transitions, depth and shortest counterexamples as an
 /// uninterrupted one), and saves to `checkpoints.save_to` at level boundaries. A checkpoint
-/// that fails to write is reported in [`Report::checkpoints`] and on stderr; the search goes
-/// on, and the previous checkpoint stays whole.
+/// that fails to write is reported in [`Report::checkpoints`] and to `options.reporter`; the
+/// search goes on, and the previous checkpoint stays whole.
 ///
 /// Errors, before any search: a checkpoint of another model, size, mode or options
 /// ([`CheckpointError::Mismatch`]), one that cannot be read, or a `save_to` that cannot be
@@ -638,6 +627,7 @@ where
         ..Saved::default()
     };
     let mut last = Instant::now();
+    let reporter: Option<&dyn Reporter> = options.reporter.as_deref();
     let mut at_level = |boundary: Boundary<'_, M::State>| {
         let Some(path) = &checkpoints.save_to else {
             return;
@@ -650,16 +640,24 @@ where
             Ok(()) => {
                 saved.written += 1;
                 saved.depth = Some(boundary.stats.depth);
-                notice(&format!(
-                    "checkpoint: depth {} ({} states) written to {} in {:.2} s",
-                    boundary.stats.depth,
-                    boundary.stats.states,
-                    path.display(),
-                    started.elapsed().as_secs_f64()
-                ));
+                if let Some(r) = reporter {
+                    r.checkpoint_written(&CheckpointWritten {
+                        path,
+                        depth: boundary.stats.depth,
+                        states: boundary.stats.states,
+                        took: started.elapsed(),
+                        part: None,
+                    });
+                }
             }
             Err(e) => {
-                notice(&format!("warning: checkpoint not written: {e}"));
+                if let Some(r) = reporter {
+                    r.warning(&Warning::CheckpointNotWritten {
+                        depth: boundary.stats.depth,
+                        part: false,
+                        error: &e,
+                    });
+                }
                 saved.last_error = Some(e);
             }
         }
@@ -673,11 +671,6 @@ where
         storage: Some(storage),
         checkpoints: checkpoints.save_to.is_some().then_some(saved),
     })
-}
-
-/// A line on stderr; a closed stderr must not stop the search.
-pub fn notice(line: &str) {
-    let _ = writeln!(io::stderr(), "{line}");
 }
 
 #[cfg(test)]

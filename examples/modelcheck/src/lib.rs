@@ -3,13 +3,17 @@
 //!
 //! The search is a parallel breadth-first search, level by level, so the first error found is
 //! at the shallowest depth; its trace is rebuilt from a 6-byte-per-state link log and replayed
-//! against the model before it is returned. The `modelcheck` binary is this library with a
-//! command line and the built-in [`models`].
+//! against the model before it is returned. The `modelcheck` binary (the `modelcheck-cli`
+//! package) is this library with a command line and the built-in [`models`].
 //!
 //! [`Storage::partial`] says whether "no error" covers every reachable state (exact mode, fp64
 //! with a negligible omission bound) or only those visited; [`Options::stop`] stops a search at
 //! a safe point with the counts so far; [`check_with_checkpoints`] saves the search at level
-//! boundaries and resumes it (for models whose states are serde types).
+//! boundaries and resumes it (for models whose states are serde types); a [`Reporter`] in
+//! [`Options::reporter`] hears of each level, each checkpoint written and each warning, since
+//! the library itself never prints. Errors carry numbers (bytes, states, levels), not advice
+//! about a command line: [`TableFull`] says how many bytes the table had and
+//! [`TableFull::bytes_needed`] how many to try next.
 //!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
@@ -50,62 +54,29 @@
 //! assert_eq!((report.stats.states, report.stats.depth), (15, 5));
 //! ```
 
-pub mod bfs;
-pub mod checkpoint;
-pub mod cli;
+// Private modules behind the re-exports below. Each uses only modules of the layers before
+// it: model, reporter, resident, size; trace; visited; bfs; check; checkpoint; models, distributed.
+mod bfs;
+mod check;
+mod checkpoint;
 pub mod distributed;
-pub mod model;
+mod model;
 pub mod models;
-pub mod report;
-pub mod trace;
-pub mod visited;
+mod reporter;
+mod resident;
+mod size;
+mod trace;
+mod visited;
 
-pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
-pub use checkpoint::{check_with_checkpoints, CheckpointError, Checkpoints};
+pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY};
+pub use check::{check, Report, Saved};
+pub use checkpoint::{
+    check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
+    Header, Part,
+};
 pub use model::{Invariant, Model};
+pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
+pub use resident::peak_resident_bytes;
+pub use size::size_text;
 pub use trace::{Failure, Trace};
-pub use visited::{Mode, Omission, Storage, NEGLIGIBLE_OMISSION};
-
-use visited::Visited;
-
-/// What a run found, and what its visited storage can say about the states it may have missed.
-pub struct Report<M: Model> {
-    /// What was counted.
-    pub stats: Stats,
-    /// How the search ended.
-    pub verdict: Verdict<M>,
-    /// The visited storage after the run; `None` when it could not be built (then `verdict` is
-    /// [`Verdict::Error`] and nothing was searched).
-    pub storage: Option<Storage>,
-    /// What the checkpoints came to, when the run saved them
-    /// ([`check_with_checkpoints`] with `save_to`).
-    pub checkpoints: Option<checkpoint::Saved>,
-}
-
-/// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
-/// at the first (shallowest) invariant violation or deadlock, a full visited storage,
-/// `options.max_depth`, or `options.stop`. A counterexample in the report has been replayed
-/// against the model. [`Storage::partial`] says whether "no error" covers every reachable
-/// state.
-pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
-    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
-    {
-        Ok(visited) => visited,
-        Err(e) => {
-            return Report {
-                stats: Stats::default(),
-                verdict: Verdict::Error(e),
-                storage: None,
-                checkpoints: None,
-            }
-        }
-    };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, &mut |_| {});
-    let storage = visited.storage(stats.transitions);
-    Report {
-        stats,
-        verdict,
-        storage: Some(storage),
-        checkpoints: None,
-    }
-}
+pub use visited::{Mode, Omission, Storage, TableFull, NEGLIGIBLE_OMISSION};

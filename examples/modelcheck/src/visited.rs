@@ -12,51 +12,64 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
 use std::io::{Read, Write};
+use std::str::FromStr;
 use std::sync::Mutex;
 
-/// How states are remembered (the `value` attributes are the `--mode` help).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// How states are remembered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// 64-bit fingerprints, 8 bytes per slot (the default).
-    #[value(help = "64-bit fingerprints, 8 bytes per slot (the default)")]
     Fp64,
     /// 32-bit compacted signatures, 4 bytes per slot.
-    #[value(help = "32-bit compacted signatures, 4 bytes per slot")]
     Fp32,
     /// SPIN-style supertrace: k bits set per state in a bit array; may miss states.
-    #[value(
-        help = "SPIN's supertrace: a bit array; each state sets k bits, one per hash \
-                    function (k = 3 unless --hashes); may miss states"
-    )]
     Bitstate,
     /// Full states in a hash set: no omission, most memory.
-    #[value(help = "full states in a hash set: no omission, most memory")]
     Exact,
 }
 
 impl Mode {
-    /// The command-line name.
+    /// Every mode, in the order of [`Mode::NAMES`].
+    pub const ALL: [Mode; 4] = [Mode::Fp64, Mode::Fp32, Mode::Bitstate, Mode::Exact];
+    /// Their names, as [`Mode::name`] gives them and [`FromStr`] reads them.
+    pub const NAMES: [&'static str; 4] = ["fp64", "fp32", "bitstate", "exact"];
+
+    /// The mode's name: `fp64`, `fp32`, `bitstate` or `exact`.
     pub fn name(self) -> &'static str {
-        match self {
-            Mode::Fp64 => "fp64",
-            Mode::Fp32 => "fp32",
-            Mode::Bitstate => "bitstate",
-            Mode::Exact => "exact",
-        }
+        Self::NAMES[self as usize]
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    /// A mode by its [`name`](Mode::name); any other text is an error that lists them.
+    fn from_str(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == text)
+            .ok_or_else(|| format!("no mode `{text}` (one of: {})", Self::NAMES.join(", ")))
     }
 }
 
 /// The visited storage ran out of room for a new state: what it is, and (once the search has
-/// stopped) which level did not fit. `Display` says what to run instead.
+/// stopped) which level did not fit, in numbers. `Display` says so in a sentence that names no
+/// command-line flag; [`TableFull::bytes_needed`] is the size to try next.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableFull {
     /// The mode whose storage filled up.
     pub mode: Mode,
-    /// Slots of the set, or the states the exact set may hold within `--memory`.
+    /// Slots of the set, or the states the exact set may hold within `memory_bytes`.
     pub capacity: usize,
     /// Bytes per slot, or the exact set's estimate of bytes per state.
     pub bytes_per_state: usize,
-    /// The storage's `--memory`, in bytes.
+    /// The storage's size limit in bytes ([`crate::Options::memory_bytes`]).
     pub memory_bytes: usize,
     /// The table's load when the insert failed (stored states / slots).
     pub load: f64,
@@ -66,35 +79,52 @@ pub struct TableFull {
     pub states: u64,
 }
 
-impl fmt::Display for TableFull {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.mode {
+impl TableFull {
+    /// The size to run again with: twice `memory_bytes`. The search cannot know how many
+    /// states are left, so this is a first try: more may be needed.
+    pub fn bytes_needed(&self) -> usize {
+        self.memory_bytes.saturating_mul(2)
+    }
+
+    /// What the table is called in messages.
+    pub fn what(&self) -> &'static str {
+        match self.mode {
             Mode::Exact => "the exact set",
             _ => "the visited-state set",
-        };
-        let twice = crate::cli::memory_flag(self.memory_bytes.saturating_mul(2));
+        }
+    }
+
+    /// Whether the table filled while under half loaded: the states' hashes may not differ
+    /// (the load is not meaningful for the exact set).
+    pub fn filled_early(&self) -> bool {
+        self.mode != Mode::Exact && self.load < 0.5
+    }
+}
+
+impl fmt::Display for TableFull {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{what} is full: no room for a new state of level {}; levels 0 to {} hold {} \
-             states. It holds about {} states at {} bytes each in --memory {}. Run again with \
-             --memory {twice} or more",
+            "{} is full: no room for a new state of level {}; levels 0 to {} hold {} states. It \
+             holds about {} states at {} bytes each in {} bytes; at least {} bytes are needed",
+            self.what(),
             self.level,
             self.level.saturating_sub(1),
             self.states,
             self.capacity,
             self.bytes_per_state,
-            crate::cli::memory_flag(self.memory_bytes),
+            self.memory_bytes,
+            self.bytes_needed(),
         )?;
-        match self.mode {
-            Mode::Exact => write!(f, ", or with --mode fp64 (8 bytes per state)"),
-            _ if self.load < 0.5 => write!(
+        if self.filled_early() {
+            write!(
                 f,
                 " (the load was only {:.3} when it filled: check that the states' hashes \
                  differ)",
                 self.load
-            ),
-            _ => Ok(()),
+            )?;
         }
+        Ok(())
     }
 }
 

@@ -1,8 +1,8 @@
 //! A cluster's own checks of its bounds (the command line checks them first; a library user
 //! building a `Cluster` by hand meets these).
 
-use modelcheck::distributed::cluster::{Cluster, ClusterError, MAX_WORKERS};
-use modelcheck::distributed::sent::MAX_SLOTS;
+use modelcheck::distributed::MAX_SENT_FILTER_SLOTS as MAX_SLOTS;
+use modelcheck::distributed::{Cluster, ClusterError, MAX_WORKERS};
 use std::time::Duration;
 
 #[test]

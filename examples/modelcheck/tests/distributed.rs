@@ -26,7 +26,7 @@ fn free_addresses(n: usize) -> Vec<String> {
 fn options(deadlock: bool) -> Options {
     Options {
         deadlock,
-        progress: false,
+        reporter: None,
         memory_bytes: 8 << 20,
         ..Options::default()
     }
@@ -247,7 +247,7 @@ where
 {
     let mut buffer = Vec::new();
     let mut owner = |state: &M::State| {
-        modelcheck::distributed::search::portable_key(state, &mut buffer)
+        modelcheck::distributed::portable_key(state, &mut buffer)
             .expect("serializable")
             .owner(workers)
     };
@@ -377,7 +377,7 @@ fn buggy_lock_violation_has_the_single_process_trace_length() {
     assert_same_trace(|| BuggyLock::new(3).unwrap(), &options(true), 4);
 }
 
-/// A full set on any process stops every process with the `--memory` to use.
+/// A full set on any process stops every process with the bytes to use.
 #[test]
 fn a_full_table_stops_every_process() {
     let options = Options {
@@ -389,9 +389,14 @@ fn a_full_table_stops_every_process() {
         let Verdict::Full(full) = &r.report.verdict else {
             panic!("not full")
         };
-        // Each process had 16 KiB; twice that is the advice.
+        // Each process had 16 KiB; twice that is the advice, in bytes (the binary says
+        // `--memory 32K`: modelcheck-cli's tests/distributed_cli.rs).
         assert_eq!(full.memory_bytes, 16 << 10);
-        assert!(full.to_string().contains("--memory 32K"), "{full}");
+        assert_eq!(full.bytes_needed(), 32 << 10);
+        assert!(
+            full.to_string().contains("32768 bytes are needed"),
+            "{full}"
+        );
         // Whole levels only, and the same count on every process.
         assert_eq!(full.states, r.report.stats.states);
         assert!(r.report.stats.states < 181_440);
@@ -484,7 +489,7 @@ fn bad_clusters_are_usage_errors() {
     ];
     for (addresses, process, workers, message) in cases {
         let sent_filter = if message == "--sent-filter" {
-            modelcheck::distributed::sent::MAX_SLOTS + 1
+            modelcheck::distributed::MAX_SENT_FILTER_SLOTS + 1
         } else {
             DEFAULT_SENT_FILTER
         };

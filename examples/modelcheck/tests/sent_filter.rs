@@ -1,7 +1,7 @@
 //! The sender's filter of successors already sent: it drops a successor only when its full
 //! key (and, comparing states, its state) is the one remembered in its slot.
 
-use modelcheck::distributed::sent::{SentFilter, MAX_SLOTS};
+use modelcheck::distributed::{SentFilter, MAX_SENT_FILTER_SLOTS as MAX_SLOTS};
 use searchcache::StateHash;
 
 fn key(index: u64, signature: u64) -> StateHash {

@@ -25,8 +25,10 @@
 use super::messages::Totals;
 use super::search::Links;
 use crate::bfs::Options;
-use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part, Saved};
+use crate::check::Saved;
+use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part};
 use crate::model::Model;
+use crate::reporter::{CheckpointWritten, PartWritten, Reporter, Warning};
 use crate::visited::Visited;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -292,7 +294,7 @@ where
 }
 
 /// Keeps this worker's part of `level` (renames it into place) when every worker wrote its
-/// own (`all_written`), else removes it; counts it in `saved` and says so on stderr.
+/// own (`all_written`), else removes it; counts it in `saved` and tells `reporter`.
 /// `states`: the run's and this worker's.
 #[allow(clippy::too_many_arguments)]
 pub fn settle_part(
@@ -304,6 +306,7 @@ pub fn settle_part(
     all_written: bool,
     took: Duration,
     saved: &mut Saved,
+    reporter: Option<&dyn Reporter>,
 ) {
     let path = part_path(dir, part);
     let committed = match written {
@@ -319,19 +322,27 @@ pub fn settle_part(
             saved.written += 1;
             saved.depth = Some(level);
             let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-            checkpoint::notice(&format!(
-                "checkpoint: depth {level} ({} states; {} of this worker) written to {} \
-                 ({bytes} bytes) in {:.2} s",
-                states.0,
-                states.1,
-                path.display(),
-                took.as_secs_f64()
-            ));
+            if let Some(r) = reporter {
+                r.checkpoint_written(&CheckpointWritten {
+                    path: &path,
+                    depth: level,
+                    states: states.0,
+                    took,
+                    part: Some(PartWritten {
+                        states: states.1,
+                        bytes,
+                    }),
+                });
+            }
         }
         Err(e) => {
-            checkpoint::notice(&format!(
-                "warning: checkpoint of depth {level} not written: {e}"
-            ));
+            if let Some(r) = reporter {
+                r.warning(&Warning::CheckpointNotWritten {
+                    depth: level,
+                    part: true,
+                    error: &e,
+                });
+            }
             saved.last_error = Some(e);
         }
     }

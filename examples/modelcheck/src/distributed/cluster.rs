@@ -22,7 +22,7 @@ pub const MAX_WORKERS: usize = u16::MAX as usize;
 /// The default time to reach every peer.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The default slots of each worker's filter of successors sent ([`crate::distributed::sent`]):
+/// The default slots of each worker's filter of successors sent ([`SentFilter`](crate::distributed::SentFilter)):
 /// 2^16 slots, 1 MiB.
 pub const DEFAULT_SENT_FILTER: usize = 1 << 16;
 
@@ -38,11 +38,11 @@ pub struct Cluster {
     /// How long to wait for every peer to connect and say hello.
     pub connect_timeout: Duration,
     /// Slots of each worker's filter of the successors it placed (sent or inserted), rounded up to a power of two
-    /// (0: no filter), at most [`crate::distributed::sent::MAX_SLOTS`]. It changes no result,
+    /// (0: no filter), at most [`MAX_SENT_FILTER_SLOTS`](crate::distributed::MAX_SENT_FILTER_SLOTS). It changes no result,
     /// only what is sent; the processes may differ in it.
     pub sent_filter: usize,
     /// How long a peer process may send nothing while this one waits for it, before the run
-    /// stops with an error that names it ([`crate::distributed::watchdog`]).
+    /// stops with an error that names it (the watchdog).
     pub peer_timeout: Duration,
 }
 
@@ -118,7 +118,7 @@ impl Cluster {
             workers,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             sent_filter: DEFAULT_SENT_FILTER,
-            peer_timeout: crate::distributed::DEFAULT_PEER_TIMEOUT,
+            peer_timeout: super::watchdog::DEFAULT_PEER_TIMEOUT,
         };
         cluster.validate()?;
         Ok(cluster)
@@ -126,7 +126,7 @@ impl Cluster {
 
     /// Checks the fields: at least one process, `process` in range, every address `host:port`
     /// and distinct, 1 to [`MAX_WORKERS`] workers in all, a filter of at most
-    /// [`crate::distributed::sent::MAX_SLOTS`] slots.
+    /// [`MAX_SENT_FILTER_SLOTS`](crate::distributed::MAX_SENT_FILTER_SLOTS) slots.
     pub fn validate(&self) -> Result<(), ClusterError> {
         let usage = |m: String| Err(ClusterError::Usage(m));
         let processes = self.processes();

@@ -2,11 +2,11 @@
 //! threads) with timely dataflow.
 //!
 //! Every state has one owner among the run's `processes × workers` timely workers, chosen by
-//! [`searchcache::StateHash::owner`] from the state's portable hash ([`search::portable_key`]: XXH3-128 of
+//! [`searchcache::StateHash::owner`] from the state's portable hash ([`portable_key`]: XXH3-128 of
 //! its bincode encoding, the same on every machine). Each worker keeps the states it owns in its
 //! own visited set (any [`Mode`](crate::Mode)), expands its part of each level, inserts its own
 //! successors and sends the others to their owners through timely's `exchange`, less the
-//! duplicates its [`sent::SentFilter`] remembers sending; timely's progress tracking ends each
+//! duplicates its [`SentFilter`] remembers sending; timely's progress tracking ends each
 //! level. The counts, depth and first violation level are those of one process; a
 //! counterexample is rebuilt across the workers' link logs and replayed before it is returned.
 //!
@@ -33,27 +33,27 @@
 //!
 //! Only this path needs `Model::State: Serialize + DeserializeOwned`; [`crate::check`] does not.
 
-pub mod args;
-pub mod checkpoint;
-pub mod cluster;
-pub mod local;
-pub mod messages;
-pub mod parcel;
-pub mod report;
-pub mod search;
-pub mod sent;
-pub mod watchdog;
-pub mod wire;
+mod checkpoint;
+mod cluster;
+mod messages;
+mod outcome;
+mod parcel;
+mod search;
+mod sent;
+mod watchdog;
+mod wire;
 
-pub use checkpoint::DistCheckpoints;
+pub use checkpoint::{read_headers, DistCheckpoints};
 pub use cluster::{
     Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER, MAX_WORKERS,
 };
+pub use outcome::{DistributedReport, ProcessStats};
+pub use search::portable_key;
+pub use sent::{SentFilter, MAX_SLOTS as MAX_SENT_FILTER_SLOTS};
 pub use watchdog::DEFAULT_PEER_TIMEOUT;
 
 use crate::bfs::Options;
 use crate::model::Model;
-use crate::Report;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::sync::Arc;
@@ -61,41 +61,6 @@ use timely::communication::allocator::zero_copy::initialize::initialize_networki
 use timely::communication::allocator::ProcessBuilder;
 use timely::communication::{AllocatorBuilder, Hooks};
 use wire::{Counted, Traffic};
-
-/// One process's share of a run.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ProcessStats {
-    /// States its workers own.
-    pub states: u64,
-    /// Transitions of the states its workers expanded.
-    pub transitions: u64,
-    /// Successors its workers sent to other workers.
-    pub successors_sent: u64,
-    /// Successors for other workers that its workers dropped as sent before
-    /// ([`sent::SentFilter`]); with `successors_sent`, every successor of another worker's.
-    pub successors_dropped: u64,
-    /// Bytes it wrote to its peers during the search (timely's frames: successors, summaries,
-    /// progress messages), counted on its sockets.
-    pub bytes_sent: u64,
-    /// Bytes it read from its peers during the search.
-    pub bytes_received: u64,
-    /// The most states of one level it held (its part of the widest level).
-    pub largest_frontier: u64,
-    /// Bytes of its visited storage (its workers' sets).
-    pub storage_bytes: u64,
-    /// Its peak resident memory (Linux's `VmHWM`, read after the search), when known.
-    pub peak_resident_bytes: Option<u64>,
-}
-
-/// What a distributed run found.
-pub struct DistributedReport<M: Model> {
-    /// The totals, verdict and union storage, as one process would report them.
-    pub report: Report<M>,
-    /// Per process, in process order.
-    pub processes: Vec<ProcessStats>,
-    /// Workers per process.
-    pub workers: usize,
-}
 
 /// Describes the run for the handshake: processes that would not check the same thing (model,
 /// size, mode, memory, deadlock and depth flags, checker version, portable hash) refuse each
@@ -126,8 +91,8 @@ pub fn run_description<M: Model>(model: &M, options: &Options) -> String {
 /// `cluster.peer_timeout` while this process waits for it ([`ClusterError::Peer`], which names
 /// it: this process stops instead of waiting), a failure of this process
 /// ([`ClusterError::Other`]). A full visited set on any process is not an error here: every
-/// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the `--memory`
-/// to use.
+/// process stops with [`Verdict::Full`](crate::Verdict::Full), which names it and the bytes
+/// needed.
 pub fn check<M>(
     model: impl Into<Arc<M>>,
     options: &Options,
@@ -140,7 +105,7 @@ where
     check_with_checkpoints(model, options, cluster, &DistCheckpoints::default())
 }
 
-/// [`check`] with checkpoints ([`checkpoint`]): every worker of this process reads its part
+/// [`check`] with checkpoints ([`DistCheckpoints`]): every worker of this process reads its part
 /// from `checkpoints.resume_from` before any peer is contacted (the resumed run reports what an
 /// uninterrupted one reports), and saves its part to `checkpoints.save_to` at the level
 /// boundaries every worker agrees on.

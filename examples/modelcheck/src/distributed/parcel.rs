@@ -111,6 +111,7 @@ impl Parcel {
     }
 
     /// The destination worker.
+    #[cfg(test)]
     pub fn to(&self) -> usize {
         self.to
     }

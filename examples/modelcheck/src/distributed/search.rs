@@ -21,18 +21,19 @@ use super::checkpoint::{
     part_path, settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress,
 };
 use super::messages::{Control, Summary, Totals, WireFull, WireStorage};
+use super::outcome::ProcessStats;
 use super::parcel::{Link, Parcel, Parcels, ToOwner};
 use super::sent::SentFilter;
 use super::watchdog::Watchdog;
 use super::wire::Traffic;
-use super::ProcessStats;
 use crate::bfs::{Options, Stats, Verdict};
-use crate::checkpoint::{self, Part, Saved};
+use crate::check::{Report, Saved};
+use crate::checkpoint::{self, Part};
 use crate::model::{Invariant, Model};
+use crate::reporter::Progress;
 use crate::trace::{replay, Failure};
 use crate::visited::Storage;
 use crate::visited::{Mode, TableFull, Visited};
-use crate::Report;
 use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -559,13 +560,13 @@ where
         if width > 0 {
             stats.depth = level;
         }
-        if options.progress && me == 0 && width > 0 && started.elapsed() > Duration::from_secs(1) {
-            let secs = started.elapsed().as_secs_f64();
-            eprintln!(
-                "depth {level:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
-                stats.states,
-                stats.states as f64 / secs
-            );
+        if let Some(reporter) = options.reporter.as_deref().filter(|_| me == 0 && width > 0) {
+            reporter.level(&Progress {
+                depth: level,
+                new_states: width,
+                states: stats.states,
+                elapsed: started.elapsed(),
+            });
         }
         // Every worker decides the same from the same summaries: the shallowest error first
         // (a deadlock in the level just expanded), then the lowest worker's.
@@ -660,7 +661,10 @@ where
                 .count()
                 == peers;
             let states = (stats.states, totals.states);
-            settle_part(dir, part, level, states, written, all, took, &mut saved);
+            let reporter = options.reporter.as_deref();
+            settle_part(
+                dir, part, level, states, written, all, took, &mut saved, reporter,
+            );
             last_saved = Instant::now();
         }
         if last.iter().any(|s| s.interrupted) {
@@ -891,7 +895,7 @@ where
         omission: mine.omission.value,
         reached_missed: mine.reached_missed,
         tlc_optimistic: mine.tlc_optimistic,
-        peak_resident_bytes: crate::report::peak_resident_bytes(),
+        peak_resident_bytes: crate::resident::peak_resident_bytes(),
     };
     let mut storages: Vec<WireStorage> = round(worker, broadcast(Control::Storage(figures)))?
         .into_iter()

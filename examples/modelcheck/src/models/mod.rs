@@ -1,30 +1,18 @@
 //! The built-in models, and how the command line names them.
 
 pub mod buggy_lock;
+mod locks;
 pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
 pub mod ticket;
 pub mod two_phase;
 
-use crate::model::{Invariant, Model};
+use crate::model::Model;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// The most processes of the lock models: their states are fixed-size arrays, so a state costs
-/// no allocation (and the state spaces explode long before 8 processes anyway).
-pub const MAX_PROCESSES: usize = 8;
-
-/// "At most one process is in its critical section", for models whose program counters
-/// `pcs(state)` mark that section with `critical` (processes that do not exist stay idle).
-pub fn mutual_exclusion<S: 'static>(
-    pcs: fn(&S) -> [u8; MAX_PROCESSES],
-    critical: u8,
-) -> Invariant<S> {
-    Invariant::new("MutualExclusion", move |s: &S| {
-        pcs(s).iter().filter(|&&pc| pc == critical).count() <= 1
-    })
-}
+pub use locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
 
 /// A model's command-line name, default size, and what it is: the `--help` text.
 pub const CATALOGUE: &[(&str, usize, &str)] = &[

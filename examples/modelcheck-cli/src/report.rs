@@ -1,42 +1,13 @@
-//! The report printed after a run, and the exit statuses.
+//! The report printed after a run (a distributed run's adds a line per process), and the exit
+//! status it comes to.
 
-use crate::bfs::{Options, Schedule, Stats, Verdict};
-use crate::checkpoint::Saved;
-use crate::model::Model;
-use crate::visited::{Mode, Storage};
-use crate::Report;
+use crate::args::memory_flag;
+use crate::exit::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL};
+use modelcheck::distributed::{DistributedReport, ProcessStats};
+use modelcheck::{
+    peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Verdict,
+};
 use std::io::{self, Write};
-
-/// Exit status: no error found, and every reachable state was visited (exact mode, or fp64
-/// with an omission bound below [`crate::NEGLIGIBLE_OMISSION`]), or every state up to
-/// `--max-depth`.
-pub const EXIT_OK: i32 = 0;
-/// Exit status: a counterexample was found, replayed and printed.
-pub const EXIT_COUNTEREXAMPLE: i32 = 1;
-/// Exit status: bad command line (or a checkpoint made for another model, size or mode).
-pub const EXIT_USAGE: i32 = 2;
-/// Exit status: the search could not finish (full table, unreadable checkpoint, trace error).
-pub const EXIT_ERROR: i32 = 3;
-/// Exit status: no error found in the states visited, but the search was partial: the storage
-/// may have missed reachable states (bitstate, fp32, or fp64 with a bound that is not
-/// negligible).
-pub const EXIT_PARTIAL: i32 = 4;
-/// Exit status: stopped by SIGINT or SIGTERM; the partial report was printed.
-pub const EXIT_INTERRUPTED: i32 = 5;
-
-/// The exit statuses, for `--help`.
-pub const EXIT_STATUS_HELP: &str = "
-Exit status:
-  0  no error found, every reachable state visited (exact mode; fp64 with an omission
-     bound below 1e-6), or every state up to --max-depth
-  1  counterexample found, replayed and printed
-  2  usage error (also: a checkpoint of another model, size or mode)
-  3  could not finish (full table, unreadable checkpoint)
-  4  no error found, but the search was partial: bitstate or fp32 mode, or an fp64 bound
-     above 1e-6, may have missed reachable states
-  5  interrupted by SIGINT or SIGTERM (the report so far was printed; a second signal exits
-     at once)
-";
 
 /// Prints the report of a run of `model` with `options` to `out`; returns the exit status.
 ///
@@ -49,8 +20,34 @@ pub fn print_report<M: Model>(
     report: &Report<M>,
     out: &mut dyn Write,
 ) -> i32 {
-    let status = status(report);
-    match write_report(model, options, report, out).and_then(|()| out.flush()) {
+    let written = write_report(model, options, report, out).and_then(|()| out.flush());
+    finish(status(report), written)
+}
+
+/// Prints the report of a distributed run: [`print_report`]'s, with the whole run's workers
+/// as its threads, then a line per process and the partition's figures. The status is as
+/// [`print_report`] says.
+pub fn print_distributed<M: Model>(
+    model: &M,
+    options: &Options,
+    report: &DistributedReport<M>,
+    out: &mut dyn Write,
+) -> i32 {
+    let options = Options {
+        threads: report.workers * report.processes.len(),
+        ..options.clone()
+    };
+    let written = write_report(model, &options, &report.report, out)
+        .and_then(|()| write_processes(report, out))
+        .and_then(|()| out.flush());
+    finish(status(&report.report), written)
+}
+
+/// The status once the report is written: `status`, unless writing failed for another reason
+/// than a closed pipe (a reader that stopped is no error of the search), then [`EXIT_ERROR`]
+/// with the error on stderr.
+fn finish(status: i32, written: io::Result<()>) -> i32 {
+    match written {
         Ok(()) => status,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
         Err(e) => {
@@ -58,6 +55,32 @@ pub fn print_report<M: Model>(
             EXIT_ERROR
         }
     }
+}
+
+/// A full table in the command line's words: what filled, and the `--memory` to run with.
+pub fn table_full_advice(full: &TableFull) -> String {
+    let mut text = format!(
+        "{} is full: no room for a new state of level {}; levels 0 to {} hold {} states. It \
+         holds about {} states at {} bytes each in --memory {}. Run again with --memory {} or \
+         more",
+        full.what(),
+        full.level,
+        full.level.saturating_sub(1),
+        full.states,
+        full.capacity,
+        full.bytes_per_state,
+        memory_flag(full.memory_bytes),
+        memory_flag(full.bytes_needed()),
+    );
+    if full.mode == Mode::Exact {
+        text.push_str(", or with --mode fp64 (8 bytes per state)");
+    } else if full.filled_early() {
+        text.push_str(&format!(
+            " (the load was only {:.3} when it filled: check that the states' hashes differ)",
+            full.load
+        ));
+    }
+    text
 }
 
 /// The exit status of a run.
@@ -106,17 +129,9 @@ fn result_line<M: Model>(verdict: &Verdict<M>, stats: &Stats, storage: &Storage)
                 None => String::new(),
             }
         ),
-        Verdict::Full(full) => format!("error: {full}"),
+        Verdict::Full(full) => format!("error: {}", table_full_advice(full)),
         Verdict::Error(e) => format!("error: {e}"),
     }
-}
-
-/// The process's peak resident memory, from Linux's `/proc/self/status` (`VmHWM`).
-pub fn peak_resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 fn write_report<M: Model>(
@@ -139,10 +154,7 @@ fn write_report<M: Model>(
     };
     let secs = stats.elapsed.as_secs_f64();
     let states = stats.states.max(1) as f64;
-    let schedule = match options.schedule {
-        Schedule::Chunks => "chunks",
-        Schedule::Steal => "steal",
-    };
+    let schedule = options.schedule.name();
     writeln!(out, "model: {}", model.name())?;
     writeln!(
         out,
@@ -355,5 +367,84 @@ fn write_coverage(storage: &Storage, to_the_end: bool, out: &mut dyn Write) -> i
             "TLC-style optimistic estimate: {tlc:.3e} (not a bound)"
         )?;
     }
+    Ok(())
+}
+
+/// The partition skew: the most states one process owns over the mean (1.0 is even).
+pub fn skew(processes: &[ProcessStats]) -> f64 {
+    let max = processes.iter().map(|p| p.states).max().unwrap_or(0) as f64;
+    let mean =
+        processes.iter().map(|p| p.states).sum::<u64>() as f64 / processes.len().max(1) as f64;
+    if mean > 0.0 {
+        max / mean
+    } else {
+        1.0
+    }
+}
+
+fn write_processes<M: Model>(report: &DistributedReport<M>, out: &mut dyn Write) -> io::Result<()> {
+    let processes = &report.processes;
+    writeln!(
+        out,
+        "cluster: {} processes x {} timely workers; a state's owner is searchcache's StateHash::owner of its \
+         portable hash",
+        processes.len(),
+        report.workers
+    )?;
+    writeln!(
+        out,
+        "  process       states  transitions   bytes sent  bytes received  largest frontier  \
+         visited storage  peak resident"
+    )?;
+    for (i, p) in processes.iter().enumerate() {
+        writeln!(
+            out,
+            "  {i:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16} {:>14}",
+            p.states,
+            p.transitions,
+            p.bytes_sent,
+            p.bytes_received,
+            p.largest_frontier,
+            p.storage_bytes,
+            p.peak_resident_bytes.map_or("-".into(), |b| b.to_string())
+        )?;
+    }
+    let sum = |f: fn(&ProcessStats) -> u64| processes.iter().map(f).sum::<u64>();
+    writeln!(
+        out,
+        "  {:>7} {:>12} {:>12} {:>12} {:>15} {:>17} {:>16} {:>14}",
+        "total",
+        sum(|p| p.states),
+        sum(|p| p.transitions),
+        sum(|p| p.bytes_sent),
+        sum(|p| p.bytes_received),
+        processes
+            .iter()
+            .map(|p| p.largest_frontier)
+            .max()
+            .unwrap_or(0),
+        sum(|p| p.storage_bytes),
+        sum(|p| p.peak_resident_bytes.unwrap_or(0))
+    )?;
+    let states = sum(|p| p.states).max(1) as f64;
+    writeln!(
+        out,
+        "bytes sent per state: {:.1}; per transition: {:.1}",
+        sum(|p| p.bytes_sent) as f64 / states,
+        sum(|p| p.bytes_sent) as f64 / sum(|p| p.transitions).max(1) as f64
+    )?;
+    let sent = sum(|p| p.successors_sent);
+    let dropped = sum(|p| p.successors_dropped);
+    writeln!(
+        out,
+        "successors for other workers: {} sent, {dropped} dropped as sent before ({:.1} %)",
+        sent,
+        100.0 * dropped as f64 / (sent + dropped).max(1) as f64
+    )?;
+    writeln!(
+        out,
+        "partition skew (max/mean states per process): {:.4}",
+        skew(processes)
+    )?;
     Ok(())
 }

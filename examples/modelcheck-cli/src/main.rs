@@ -1,7 +1,7 @@
-//! The `modelcheck` binary: `cargo run --release -p modelcheck -- 2pc 8 --threads 2`; `--help`
-//! lists the flags and the models. See `examples/modelcheck/README.md`.
+//! The `modelcheck` binary: `cargo run --release -p modelcheck-cli -- 2pc 8 --threads 2`;
+//! `--help` lists the flags and the models. See `examples/modelcheck/README.md`.
 
-use modelcheck::cli;
+use modelcheck_cli::{run_until, EXIT_INTERRUPTED};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
 use std::io::Write;
@@ -14,7 +14,7 @@ fn stop_on_signals() -> std::io::Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [SIGINT, SIGTERM] {
         // The shutdown hook first: it acts only when an earlier signal set the flag.
-        flag::register_conditional_shutdown(signal, cli::EXIT_INTERRUPTED, Arc::clone(&stop))?;
+        flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED, Arc::clone(&stop))?;
         flag::register(signal, Arc::clone(&stop))?;
     }
     Ok(stop)
@@ -31,7 +31,7 @@ fn main() {
             None
         }
     };
-    let status = cli::run_until(
+    let status = run_until(
         std::env::args_os().skip(1),
         &mut std::io::stdout().lock(),
         &mut std::io::stderr(),

@@ -3,7 +3,7 @@
 
 pub mod cluster;
 
-use modelcheck::cli;
+use modelcheck_cli as cli;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};

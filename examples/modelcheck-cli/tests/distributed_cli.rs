@@ -28,6 +28,22 @@ fn local_2pc_5_counts_as_one() {
     }
 }
 
+/// A full set on the processes of `--local`: each stops, and the report gives the `--memory` to
+/// run with (the library's numbers in the binary's words).
+#[test]
+fn a_full_table_under_local_gives_the_memory_to_use() {
+    let (status, out, err) = run(&["puzzle", "3", "--local", "2", "--memory", "16K", "--quiet"]);
+    assert_eq!(status, EXIT_ERROR, "{out}{err}");
+    let result = out
+        .lines()
+        .find(|l| l.starts_with("result: error: the visited-state set is full"))
+        .unwrap_or_else(|| panic!("no full table:\n{out}"));
+    assert!(
+        result.contains("in --memory 16K. Run again with --memory 32K or more"),
+        "{result}"
+    );
+}
+
 /// `--sent-filter` sizes each worker's filter of successors sent, and changes no count.
 #[test]
 fn sent_filter_sizes_count_as_one() {

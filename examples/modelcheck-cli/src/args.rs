@@ -1,46 +1,42 @@
-//! The command line, parsed by clap (derive): the flags, their ranges and conflicts, and the run.
+//! Every flag of the `modelcheck` binary, parsed by clap (derive): one machine's
+//! ([`CheckArgs`]), the distributed checker's ([`DistArgs`]), their ranges and conflicts, and
+//! what they resolve to ([`Options`], a [`Cluster`], the checkpoint to resume).
 //!
 //! # Adding a group of flags
 //!
-//! [`Cli`] is the `modelcheck` binary's parser; [`CheckArgs`] holds every flag of a single-machine
-//! run, in `#[command(flatten)]` groups ([`SearchArgs`], [`StorageArgs`]). Another front end adds
-//! its own flags as one more group, without touching these: either a field
-//! `#[command(flatten)] pub dist: DistArgs` in [`Cli`] (the distributed checker's `--processes`,
-//! `--process`, `--hostfile`, `--workers`, `--local`), or a parser of its own that flattens
-//! [`CheckArgs`] next to its group. [`CheckArgs::resolve`] then turns the common flags into
-//! [`Options`] and a model, and [`crate::report`] prints the result.
+//! [`Cli`] is the binary's parser; [`CheckArgs`] holds every flag of a single-machine run, in
+//! `#[command(flatten)]` groups ([`SearchArgs`], [`StorageArgs`], [`CheckpointArgs`]), and
+//! [`DistArgs`] the distribution's. Another group is one more `#[command(flatten)]` field of
+//! [`Cli`]; [`CheckArgs::resolve`] turns the common flags into [`Options`], and
+//! [`crate::report`] prints the result.
 
-use crate::bfs::{Options, Schedule};
-use crate::checkpoint::{self, check_with_checkpoints, CheckpointError, Checkpoints, Header};
-use crate::models::{with_model, WithModel, CATALOGUE};
-use crate::report::print_report;
-use crate::visited::Mode;
-use crate::{check, Model};
-use clap::builder::PossibleValuesParser;
+use crate::exit::EXIT_STATUS_HELP;
+use crate::progress::StderrReporter;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use modelcheck::distributed::{
+    read_headers, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_PEER_TIMEOUT,
+    DEFAULT_SENT_FILTER, MAX_SENT_FILTER_SLOTS,
+};
+use modelcheck::models::CATALOGUE;
+use modelcheck::{CheckpointError, Header, Mode, Options, Schedule, DEFAULT_MEMORY};
 use std::ffi::OsString;
-use std::io::Write;
-use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use crate::report::{
-    EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL, EXIT_USAGE,
-};
-
-/// The default visited storage: 256 MiB.
-pub const DEFAULT_MEMORY: usize = 256 << 20;
 /// The smallest `--memory`: 1 KiB (16 lines of a set, 8,192 bits of a bitstate array).
 pub const MIN_MEMORY: usize = 1 << 10;
 /// The largest `--memory`: 128 TiB, the user address space of x86-64 (47 bits). More is a usage
 /// error rather than a size the allocator is asked for and refuses.
 pub const MAX_MEMORY: usize = 1 << 47;
-/// The most worker threads.
+/// The most worker threads (`--threads`), and timely workers per process (`--workers`).
 pub const MAX_THREADS: usize = 1024;
+/// The most processes of a distributed run (`--processes`, `--local`).
+pub const MAX_CLUSTER_PROCESSES: usize = 1024;
+/// Seconds between checkpoints when `--checkpoint-every` is not given.
+pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
 
 /// `modelcheck`: the parser of the binary. See the module docs for adding a group of flags.
 #[derive(Parser, Debug, Clone)]
@@ -59,7 +55,7 @@ pub struct Cli {
     pub check: CheckArgs,
     /// The distributed checker's flags.
     #[command(flatten)]
-    pub dist: crate::distributed::args::DistArgs,
+    pub dist: DistArgs,
 }
 
 /// A model and how to check it: every flag of a single-machine run.
@@ -120,7 +116,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub no_deadlock: bool,
     /// How the threads share a level's frontier.
-    #[arg(long, value_enum, value_name = "S", default_value_t = Schedule::Chunks)]
+    #[arg(long, value_name = "S", default_value = "chunks", value_parser = schedules())]
     pub schedule: Schedule,
     /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
@@ -132,7 +128,7 @@ pub struct SearchArgs {
 #[command(next_help_heading = "Visited storage")]
 pub struct StorageArgs {
     /// How visited states are stored [default: fp64].
-    #[arg(long, value_enum, value_name = "M")]
+    #[arg(long, value_name = "M", value_parser = modes())]
     pub mode: Option<Mode>,
     /// Same as --mode exact.
     #[arg(long, conflicts_with = "mode")]
@@ -194,7 +190,9 @@ impl CheckArgs {
             threads: self.search.threads.unwrap_or(defaults.threads),
             max_depth: self.search.max_depth,
             deadlock: !self.search.no_deadlock,
-            progress: !self.search.quiet,
+            reporter: Some(Arc::new(StderrReporter {
+                quiet: self.search.quiet,
+            })),
             schedule: self.search.schedule,
             mode,
             memory_bytes: self.storage.memory.or(memory).unwrap_or(DEFAULT_MEMORY),
@@ -217,7 +215,7 @@ fn after_help() -> String {
             text.push_str(&format!("      {}\n", line.trim()));
         }
     }
-    text.push_str(crate::report::EXIT_STATUS_HELP);
+    text.push_str(EXIT_STATUS_HELP);
     text
 }
 
@@ -272,20 +270,37 @@ pub fn parse_memory(text: &str) -> Result<usize, String> {
 
 /// `bytes` as a `--memory` value: in the largest unit (K, M, G, T) that divides it.
 pub fn memory_flag(bytes: usize) -> String {
-    let unit = ["K", "M", "G", "T"]
-        .iter()
-        .enumerate()
-        .rev()
-        .find(|(i, _)| bytes.is_multiple_of(1 << (10 * (i + 1))));
-    match unit {
-        Some((i, unit)) => format!("{}{unit}", bytes >> (10 * (i + 1))),
-        None => format!("{}K", bytes.div_ceil(1 << 10)),
-    }
+    modelcheck::size_text(bytes)
+}
+
+/// `--mode`'s values, each with its help.
+fn modes() -> impl TypedValueParser<Value = Mode> {
+    let help = |mode: Mode| match mode {
+        Mode::Fp64 => "64-bit fingerprints, 8 bytes per slot (the default)",
+        Mode::Fp32 => "32-bit compacted signatures, 4 bytes per slot",
+        Mode::Bitstate => {
+            "SPIN's supertrace: a bit array; each state sets k bits, one per hash function (k = \
+             3 unless --hashes); may miss states"
+        }
+        Mode::Exact => "full states in a hash set: no omission, most memory",
+    };
+    let values = Mode::ALL.map(|m| PossibleValue::new(m.name()).help(help(m)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Mode>())
+}
+
+/// `--schedule`'s values, each with its help.
+fn schedules() -> impl TypedValueParser<Value = Schedule> {
+    let help = |schedule: Schedule| match schedule {
+        Schedule::Chunks => "256-state chunks claimed from one atomic cursor (the default)",
+        Schedule::Steal => "rayon's work-stealing over the same chunks",
+    };
+    let values = Schedule::ALL.map(|s| PossibleValue::new(s.name()).help(help(s)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Schedule>())
 }
 
 /// Parses `args` (without the program name). `Err`: the text to print and the exit status
 /// (`--help` and `--version` are 0 with the text for stdout; usage errors are
-/// [`EXIT_USAGE`] with the text for stderr).
+/// [`EXIT_USAGE`](crate::EXIT_USAGE) with the text for stderr).
 pub fn parse<I, T>(args: I) -> Result<Cli, (i32, String)>
 where
     I: IntoIterator<Item = T>,
@@ -304,143 +319,124 @@ pub fn usage_error(message: &str) -> String {
         .to_string()
 }
 
-/// Runs the command line `args` (without the program name): the report goes to `out`, usage
-/// errors to `err`, progress lines to stderr. Returns the exit status.
-pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString> + Clone,
-{
-    run_until(args, out, err, None)
+/// How a run is spread over processes and timely workers. With none of these flags the
+/// single-machine checker runs; `--workers W` alone is one process of W timely workers.
+#[derive(Args, Debug, Clone, Default)]
+#[command(
+    next_help_heading = "Distribution (timely dataflow; timely's -n, -p, -h and -w, as \
+                               long flags)"
+)]
+pub struct DistArgs {
+    /// Processes in the run (timely's -n); each one is started with the same flags, its own
+    /// --process, and the same --hostfile.
+    #[arg(long, value_name = "N", value_parser = parse_processes,
+          requires_all = ["process", "hostfile"], conflicts_with_all = ["local", "threads"])]
+    pub processes: Option<usize>,
+    /// This process's index, 0 to N-1: its line in the hostfile (timely's -p).
+    #[arg(long, value_name = "I", requires = "processes")]
+    pub process: Option<usize>,
+    /// A file of N lines `host:port`, one per process in process order (timely's -h format;
+    /// blank lines and # comments are skipped). Process I listens on line I.
+    #[arg(long, value_name = "FILE", requires = "processes")]
+    pub hostfile: Option<PathBuf>,
+    /// Timely worker threads per process, each owning its share of the states (timely's -w)
+    /// [default: 1].
+    #[arg(long, value_name = "W", value_parser = parse_workers, conflicts_with = "threads")]
+    pub workers: Option<usize>,
+    /// Start N processes on 127.0.0.1 (free ports, a temporary hostfile) and print one combined
+    /// report; --memory is each process's.
+    #[arg(long, value_name = "N", value_parser = parse_processes, conflicts_with = "threads")]
+    pub local: Option<usize>,
+    /// Seconds to wait for every peer to connect; a peer still missing then is named in the
+    /// error [default: 30].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub connect_timeout: Option<u64>,
+    /// Seconds a peer process may send nothing while this one waits for it (stopped, hung, a
+    /// frozen machine) before the run stops with an error that names it. Waiting processes
+    /// send a heartbeat every quarter of it; it must exceed the longest pause of a peer's
+    /// search (a checkpoint write gets four times this process's own write time more)
+    /// [default: 60].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub peer_timeout: Option<u64>,
+    /// Slots (16 bytes each, rounded up to a power of two) of each worker's filter of the
+    /// successors it placed: a duplicate it remembers is not sent or looked up again. Changes no result; 0
+    /// turns it off [default: 65536].
+    #[arg(long, value_name = "SLOTS", value_parser = parse_sent_filter)]
+    pub sent_filter: Option<usize>,
 }
 
-/// [`run`], stopped at the next safe point when `stop` becomes true (the binary's SIGINT and
-/// SIGTERM handlers set it): the report then says what was searched, and the status is
-/// [`EXIT_INTERRUPTED`].
-pub fn run_until<I, T>(
-    args: I,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    stop: Option<Arc<AtomicBool>>,
-) -> i32
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString> + Clone,
-{
-    let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    let cli = match parse(argv.iter().cloned()) {
-        Ok(cli) => cli,
-        Err((status, text)) => {
-            let _ = if status == 0 {
-                write!(out, "{text}")
-            } else {
-                write!(err, "{text}")
-            };
-            return status;
-        }
-    };
-    let args = &cli.check;
-    let resumed = match &args.checkpoint.resume {
-        Some(path) if cli.dist.is_distributed() => match cli.dist.resume_header(path) {
-            Ok(header) => Some(header),
-            Err(e) => return checkpoint_error(&e, err),
-        },
-        Some(path) => match checkpoint::read_header(path) {
-            Ok(header) => Some(header),
-            Err(e) => return checkpoint_error(&e, err),
-        },
-        None => None,
-    };
-    let options = match args.resolve_resuming(resumed.as_ref()) {
-        Ok(options) => Options { stop, ..options },
-        Err(message) => {
-            let _ = write!(err, "{}", usage_error(&message));
-            return EXIT_USAGE;
-        }
-    };
-    if cli.dist.is_distributed() {
-        return crate::distributed::args::run(&cli, options, &argv, out, err);
-    }
-    if cli.dist.connect_timeout.is_some()
-        || cli.dist.sent_filter.is_some()
-        || cli.dist.peer_timeout.is_some()
-    {
-        let message = "--connect-timeout, --peer-timeout and --sent-filter apply to distributed \
-                       runs only (--local, --processes or --workers)";
-        let _ = write!(err, "{}", usage_error(message));
-        return EXIT_USAGE;
-    }
-    let checkpoints = Checkpoints {
-        save_to: args.checkpoint.checkpoint.clone(),
-        every: Duration::from_secs_f64(
-            args.checkpoint
-                .checkpoint_every
-                .unwrap_or(DEFAULT_CHECKPOINT_SECS),
-        ),
-        resume_from: args.checkpoint.resume.clone(),
-    };
-    let run = Run {
-        options,
-        checkpoints,
-        out,
-        err: &mut *err,
-    };
-    match with_model(&args.model, args.size(), run) {
-        Ok(status) => status,
-        Err(message) => {
-            let _ = write!(err, "{}", usage_error(&message));
-            EXIT_USAGE
-        }
-    }
+fn parse_sent_filter(text: &str) -> Result<usize, String> {
+    let most = MAX_SENT_FILTER_SLOTS;
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n <= most)
+        .ok_or_else(|| format!("takes 0 to {most} slots, got `{text}`"))
 }
 
-/// Seconds between checkpoints when `--checkpoint-every` is not given.
-pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
+fn parse_processes(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_CLUSTER_PROCESSES).contains(n))
+        .ok_or_else(|| format!("takes 1 to {MAX_CLUSTER_PROCESSES} processes, got `{text}`"))
+}
 
-/// Prints a checkpoint that cannot be used: a usage error (status 2) for one of another model,
-/// size, mode or options or an unwritable `--checkpoint`, an error (status 3) for a file that
-/// cannot be read as a checkpoint.
-fn checkpoint_error(e: &CheckpointError, err: &mut dyn Write) -> i32 {
-    match e {
-        CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => {
-            let _ = write!(err, "{}", usage_error(why));
-            EXIT_USAGE
-        }
-        CheckpointError::Unreadable(why) => {
-            let _ = writeln!(err, "error: {why}");
-            EXIT_ERROR
-        }
+fn parse_workers(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or_else(|| format!("takes 1 to {MAX_THREADS} workers, got `{text}`"))
+}
+
+impl DistArgs {
+    /// Whether these flags ask for the distributed checker.
+    pub fn is_distributed(&self) -> bool {
+        self.processes.is_some() || self.workers.is_some() || self.local.is_some()
     }
-}
 
-struct Run<'a> {
-    options: Options,
-    checkpoints: Checkpoints,
-    out: &'a mut dyn Write,
-    err: &'a mut dyn Write,
-}
+    /// The wait for peers.
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+            .map_or(DEFAULT_CONNECT_TIMEOUT, Duration::from_secs)
+    }
 
-impl WithModel for Run<'_> {
-    type Output = i32;
-
-    fn visit<M: Model>(self, model: M) -> i32
-    where
-        M::State: Serialize + DeserializeOwned,
-    {
-        let Run {
-            options,
-            checkpoints,
-            out,
-            err,
-        } = self;
-        let report = if checkpoints.save_to.is_some() || checkpoints.resume_from.is_some() {
-            match check_with_checkpoints(&model, &options, &checkpoints) {
-                Ok(report) => report,
-                Err(e) => return checkpoint_error(&e, err),
+    /// The cluster of a `--processes` run, or of one process when only `--workers` is given.
+    pub fn cluster(&self) -> Result<Cluster, ClusterError> {
+        let workers = self.workers.unwrap_or(1);
+        let mut cluster = match (self.processes, self.process, &self.hostfile) {
+            (Some(processes), Some(process), Some(hostfile)) => {
+                Cluster::from_hostfile(hostfile, processes, process, workers)?
             }
-        } else {
-            check(&model, &options)
+            _ => Cluster {
+                addresses: vec!["127.0.0.1:0".into()],
+                process: 0,
+                workers,
+                connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+                sent_filter: DEFAULT_SENT_FILTER,
+                peer_timeout: DEFAULT_PEER_TIMEOUT,
+            },
         };
-        print_report(&model, &options, &report, out)
+        cluster.connect_timeout = self.connect_timeout();
+        cluster.peer_timeout = self
+            .peer_timeout
+            .map_or(DEFAULT_PEER_TIMEOUT, Duration::from_secs);
+        cluster.sent_filter = self.sent_filter.unwrap_or(DEFAULT_SENT_FILTER);
+        Ok(cluster)
+    }
+}
+
+impl DistArgs {
+    /// The header of the checkpoint parts in `dir` that this run resumes: every process's
+    /// (`--local N`), or this process's (`--processes N --process I`, `--workers W`), each part
+    /// checked to be there, of this N, process and workers, and of one level.
+    pub fn resume_header(&self, dir: &Path) -> Result<Header, CheckpointError> {
+        let workers = self.workers.unwrap_or(1);
+        match (self.local, self.processes, self.process) {
+            (Some(n), _, _) => read_headers(dir, n, None, workers),
+            (None, Some(n), Some(i)) if i < n => read_headers(dir, n, Some(i), workers),
+            (None, Some(n), Some(i)) => Err(CheckpointError::Mismatch(format!(
+                "--process {i} is out of range for --processes {n}"
+            ))),
+            _ => read_headers(dir, 1, Some(0), workers),
+        }
     }
 }

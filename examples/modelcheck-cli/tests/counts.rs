@@ -5,7 +5,8 @@
 mod common;
 
 use common::{field, trace_lines};
-use modelcheck::{cli, models, Model};
+use modelcheck::{models, Model};
+use modelcheck_cli as cli;
 
 use std::collections::{HashSet, VecDeque};
 

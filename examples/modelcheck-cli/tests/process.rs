@@ -4,7 +4,7 @@
 mod common;
 
 use common::{field, modelcheck};
-use modelcheck::cli::{EXIT_COUNTEREXAMPLE, EXIT_INTERRUPTED, EXIT_OK};
+use modelcheck_cli::{EXIT_COUNTEREXAMPLE, EXIT_INTERRUPTED, EXIT_OK};
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Receiver;

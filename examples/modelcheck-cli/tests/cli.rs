@@ -4,7 +4,8 @@
 mod common;
 
 use common::{field, run};
-use modelcheck::{cli, models};
+use modelcheck::models;
+use modelcheck_cli as cli;
 
 #[test]
 fn bad_flags_are_usage_errors() {

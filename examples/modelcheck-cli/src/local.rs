@@ -7,20 +7,21 @@
 //! if the launcher stops early (its guard's drop), and none of them waits forever on another:
 //! an unreachable, lost or silent peer ends each with an error. Once one process has ended with
 //! an error, the others get [`SURVIVOR_GRACE`] to end by themselves (they see it go within
-//! [`super::wire::LOST_PEER_GRACE`]); one still running then (a stopped process, or one still
+//! the library's lost-peer grace, 2 s); one still running then (a stopped process, or one still
 //! connecting to the failed one) is killed and named.
 //!
 //! The children run in their own process group, so that a Ctrl-C in a terminal reaches the
 //! launcher only, which passes one SIGTERM on: a second signal to a child would end it at once,
 //! without its report.
 
-use crate::cli::{EXIT_ERROR, EXIT_USAGE};
+use crate::exit::{EXIT_ERROR, EXIT_USAGE};
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long the other processes may run on after one ended with an error.
@@ -91,40 +92,85 @@ pub fn launch(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let fail = |err: &mut dyn Write, status: i32, message: String| {
+    let fail = |err: &mut dyn Write, (status, message): (i32, String)| {
         let _ = writeln!(err, "error: --local: {message}");
         status
     };
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return fail(err, EXIT_ERROR, format!("cannot find this program: {e}")),
+    let hostfile = match write_hostfile(processes) {
+        Ok(hostfile) => hostfile,
+        Err(failure) => return fail(err, failure),
     };
-    let addresses = match free_loopback_addresses(processes) {
-        Ok(a) => a,
-        Err(e) => return fail(err, EXIT_ERROR, format!("no free loopback port: {e}")),
+    let mut running = match start(processes, argv, &hostfile) {
+        Ok(running) => running,
+        Err(failure) => return fail(err, failure),
     };
+    let statuses = wait_all(&mut running.children, stop, err);
+    let reports: Vec<Vec<u8>> = running
+        .readers
+        .into_iter()
+        .map(|r| r.join().unwrap_or_default())
+        .collect();
+    for forwarder in running.forwarders {
+        let _ = forwarder.join();
+    }
+    let _ = out.write_all(reports.first().map_or(&[][..], Vec::as_slice));
+    let _ = out.flush();
+    if statuses.iter().all(|&s| s == statuses[0]) {
+        statuses[0]
+    } else {
+        let listed: Vec<String> = statuses
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("process {i}: {s}"))
+            .collect();
+        let message = format!(
+            "the processes ended differently (exit status {})",
+            listed.join(", ")
+        );
+        fail(err, (EXIT_ERROR, message))
+    }
+}
+
+/// A failure of the launcher: its exit status and message.
+type Failure = (i32, String);
+
+/// A hostfile of `processes` free loopback ports in the temporary directory.
+fn write_hostfile(processes: usize) -> Result<Hostfile, Failure> {
+    let addresses = free_loopback_addresses(processes)
+        .map_err(|e| (EXIT_ERROR, format!("no free loopback port: {e}")))?;
     let path = std::env::temp_dir().join(format!(
         "modelcheck-hosts-{}-{}.txt",
         std::process::id(),
         addresses[0].replace([':', '.'], "_")
     ));
     if let Err(e) = std::fs::write(&path, addresses.join("\n") + "\n") {
-        return fail(
-            err,
-            EXIT_USAGE,
-            format!("cannot write {}: {e}", path.display()),
-        );
+        return Err((EXIT_USAGE, format!("cannot write {}: {e}", path.display())));
     }
-    let hostfile = Hostfile(path);
+    Ok(Hostfile(path))
+}
+
+/// The children of a launch, with the threads that forward their stderr and read their stdout.
+struct Running {
+    children: Children,
+    forwarders: Vec<JoinHandle<()>>,
+    readers: Vec<JoinHandle<Vec<u8>>>,
+}
+
+/// Starts the `processes` children with `argv` less its `--local`, in their own process group.
+fn start(processes: usize, argv: &[OsString], hostfile: &Hostfile) -> Result<Running, Failure> {
+    let exe = std::env::current_exe()
+        .map_err(|e| (EXIT_ERROR, format!("cannot find this program: {e}")))?;
     let rest = without_local(argv);
-    let mut children = Children(Vec::with_capacity(processes));
-    let mut forwarders = Vec::new();
-    let mut readers = Vec::new();
+    let mut running = Running {
+        children: Children(Vec::with_capacity(processes)),
+        forwarders: Vec::new(),
+        readers: Vec::new(),
+    };
     for process in 0..processes {
         let mut command = Command::new(&exe);
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let spawned = command
+        let mut child = command
             .args(&rest)
             .arg("--processes")
             .arg(processes.to_string())
@@ -135,34 +181,32 @@ pub fn launch(
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn();
-        let mut child = match spawned {
-            Ok(child) => child,
-            Err(e) => {
-                return fail(
-                    err,
-                    EXIT_ERROR,
-                    format!("cannot start process {process}: {e}"),
-                )
-            }
-        };
+            .spawn()
+            .map_err(|e| (EXIT_ERROR, format!("cannot start process {process}: {e}")))?;
         if let Some(stderr) = child.stderr.take() {
-            forwarders.push(std::thread::spawn(move || {
+            running.forwarders.push(std::thread::spawn(move || {
                 for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                     eprintln!("[process {process}] {line}");
                 }
             }));
         }
         if let Some(mut stdout) = child.stdout.take() {
-            readers.push(std::thread::spawn(move || {
+            running.readers.push(std::thread::spawn(move || {
                 let mut text = Vec::new();
                 let _ = stdout.read_to_end(&mut text);
                 text
             }));
         }
-        children.0.push(child);
+        running.children.0.push(child);
     }
-    let mut statuses: Vec<Option<i32>> = vec![None; processes];
+    Ok(running)
+}
+
+/// Waits for every child; returns their exit statuses. One still running [`SURVIVOR_GRACE`]
+/// after another failed is killed (and named on `err`); `stop`, once set, is passed on as one
+/// SIGTERM to each child still running.
+fn wait_all(children: &mut Children, stop: Option<&AtomicBool>, err: &mut dyn Write) -> Vec<i32> {
+    let mut statuses: Vec<Option<i32>> = vec![None; children.0.len()];
     let mut forwarded = false;
     let mut failed: Option<(usize, Instant)> = None;
     while statuses.iter().any(Option::is_none) {
@@ -208,34 +252,8 @@ pub fn launch(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let statuses: Vec<i32> = statuses
+    statuses
         .into_iter()
         .map(|s| s.unwrap_or(EXIT_ERROR))
-        .collect();
-    let reports: Vec<Vec<u8>> = readers
-        .into_iter()
-        .map(|r| r.join().unwrap_or_default())
-        .collect();
-    for forwarder in forwarders {
-        let _ = forwarder.join();
-    }
-    let _ = out.write_all(reports.first().map_or(&[][..], Vec::as_slice));
-    let _ = out.flush();
-    if statuses.iter().all(|&s| s == statuses[0]) {
-        statuses[0]
-    } else {
-        let listed: Vec<String> = statuses
-            .iter()
-            .enumerate()
-            .map(|(i, s)| format!("process {i}: {s}"))
-            .collect();
-        fail(
-            err,
-            EXIT_ERROR,
-            format!(
-                "the processes ended differently (exit status {})",
-                listed.join(", ")
-            ),
-        )
-    }
+        .collect()
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{field, modelcheck, resumed_from, run, spawn, trace_lines as trace};
-use modelcheck::cli;
+use modelcheck_cli as cli;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;

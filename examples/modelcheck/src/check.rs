@@ -1,0 +1,62 @@
+//! The entry point, [`check`], and what a run reports: [`Report`], with [`Saved`] when the run
+//! wrote checkpoints.
+
+use crate::bfs::{self, Options, Outcome, Stats, Verdict};
+use crate::model::Model;
+use crate::visited::{Storage, Visited};
+use std::path::PathBuf;
+
+/// What a run found, and what its visited storage can say about the states it may have missed.
+pub struct Report<M: Model> {
+    /// What was counted.
+    pub stats: Stats,
+    /// How the search ended.
+    pub verdict: Verdict<M>,
+    /// The visited storage after the run; `None` when it could not be built (then `verdict` is
+    /// [`Verdict::Error`] and nothing was searched).
+    pub storage: Option<Storage>,
+    /// What the checkpoints came to, when the run saved them
+    /// ([`check_with_checkpoints`](crate::check_with_checkpoints) with `save_to`).
+    pub checkpoints: Option<Saved>,
+}
+
+/// What the checkpoints of a run came to.
+#[derive(Clone, Debug, Default)]
+pub struct Saved {
+    /// Where they were written.
+    pub path: Option<PathBuf>,
+    /// Checkpoints written.
+    pub written: u32,
+    /// The deepest level saved, if any checkpoint was written.
+    pub depth: Option<usize>,
+    /// The last error writing one (the previous checkpoint, if any, is left whole).
+    pub last_error: Option<String>,
+}
+
+/// Checks `model` as `options` say: a breadth-first search of every reachable state that stops
+/// at the first (shallowest) invariant violation or deadlock, a full visited storage,
+/// `options.max_depth`, or `options.stop`. A counterexample in the report has been replayed
+/// against the model. [`Storage::partial`] says whether "no error" covers every reachable
+/// state.
+pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
+    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
+    {
+        Ok(visited) => visited,
+        Err(e) => {
+            return Report {
+                stats: Stats::default(),
+                verdict: Verdict::Error(e),
+                storage: None,
+                checkpoints: None,
+            }
+        }
+    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, &mut |_| {});
+    let storage = visited.storage(stats.transitions);
+    Report {
+        stats,
+        verdict,
+        storage: Some(storage),
+        checkpoints: None,
+    }
+}
