@@ -7,7 +7,8 @@
 //! `chunks`: threads claim 256-state chunks from one atomic cursor; `steal`: rayon's
 //! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
 
-use crate::model::{Invariant, Model};
+use crate::expand::{Expansion, Rule};
+use crate::model::Model;
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, TableFull, Visited};
 use rayon::prelude::*;
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 
 /// States per unit of work: large enough that claiming one (an atomic add) is noise, small
 /// enough that the last chunks of a level spread over the threads.
-const CHUNK: usize = 256;
+const CHUNK_STATES: usize = 256;
 
 /// How the threads share a level's frontier (the `value` attributes are the `--schedule` help).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -176,11 +177,11 @@ struct Found<S> {
     failure: Failure,
     state: S,
     /// How to find it in the trace log.
-    link: Link,
+    at: LogPosition,
 }
 
-/// Where a failing state sits.
-enum Link {
+/// Where a failing state sits in the trace log.
+enum LogPosition {
     /// The failing state is state `.0` of its level.
     Logged(usize),
     /// The failing state is successor `.1` of state `.0` of the previous level.
@@ -217,8 +218,7 @@ impl<M: Model> Local<M> {
 struct Shared<'a, M: Model> {
     model: &'a M,
     visited: &'a Visited<M::State>,
-    invariants: Vec<Invariant<M::State>>,
-    deadlock_is_error: bool,
+    rule: Rule<M>,
     /// Whether one state may come back `New` to two threads (bitstate under races).
     dedup: bool,
     /// Set when an error was found or the search cannot go on.
@@ -258,38 +258,26 @@ impl<M: Model> Shared<'_, M> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn violated(&self, state: &M::State) -> Option<&'static str> {
-        self.invariants
-            .iter()
-            .find(|inv| !(inv.holds)(state))
-            .map(|inv| inv.name)
-    }
-
     /// Expands state `index` (at `depth`) into `local`.
     fn expand(&self, depth: usize, index: usize, state: &M::State, local: &mut Local<M>) {
-        local.successors.clear();
-        self.model.successors(state, &mut local.successors);
-        let successors = &local.successors;
-        if successors.is_empty() && self.deadlock_is_error {
-            self.report(Found {
-                depth,
-                failure: Failure::Deadlock,
-                state: state.clone(),
-                link: Link::Logged(index),
-            });
-            return;
+        let expanded =
+            self.rule
+                .expand(self.model, state, &mut local.successors, &mut local.transitions);
+        match expanded {
+            Ok(Expansion::Successors) => {}
+            Ok(Expansion::Deadlock) => {
+                return self.report(Found {
+                    depth,
+                    failure: Failure::Deadlock,
+                    state: state.clone(),
+                    at: LogPosition::Logged(index),
+                })
+            }
+            Err(too_many) => return self.fail(Verdict::Error(too_many)),
         }
-        if successors.len() > u16::MAX as usize {
-            self.fail(Verdict::Error(format!(
-                "a state has {} successors; the trace log records at most {}",
-                successors.len(),
-                u16::MAX
-            )));
-            return;
-        }
-        local.transitions += successors.len() as u64;
         // Hash every successor and prefetch its table line first, so the cache misses of the
         // inserts overlap instead of queueing.
+        let successors = &local.successors;
         local.keys.clear();
         for (_, next) in successors {
             let key = self.visited.key(next);
@@ -300,12 +288,12 @@ impl<M: Model> Shared<'_, M> {
             match self.visited.insert(next, *key) {
                 Ok(false) => {}
                 Ok(true) => {
-                    if let Some(name) = self.violated(next) {
+                    if let Some(failure) = self.rule.check_new(next) {
                         self.report(Found {
                             depth: depth + 1,
-                            failure: Failure::Invariant(name),
+                            failure,
                             state: next.clone(),
-                            link: Link::Child(index, k as u16),
+                            at: LogPosition::Child(index, k as u16),
                         });
                     }
                     if self.dedup {
@@ -315,10 +303,7 @@ impl<M: Model> Shared<'_, M> {
                     local.links.parent.push(index as u32);
                     local.links.ordinal.push(k as u16);
                 }
-                Err(full) => {
-                    self.fail(Verdict::Full(full));
-                    return;
-                }
+                Err(full) => return self.fail(Verdict::Full(full)),
             }
         }
     }
@@ -348,8 +333,7 @@ pub fn search<M: Model>(
     let shared = Shared {
         model,
         visited,
-        invariants: model.invariants(),
-        deadlock_is_error: config.deadlock && model.deadlock_is_error(),
+        rule: Rule::new(model, config.deadlock),
         dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
         interrupt: config.stop.as_deref(),
@@ -357,19 +341,71 @@ pub fn search<M: Model>(
         error: Mutex::new(None),
     };
     let threads = config.threads.max(1);
-    let pool = match config.schedule {
-        Schedule::Steal => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => Some(pool),
-            Err(e) => {
-                return Outcome {
-                    stats: Stats::default(),
-                    verdict: Verdict::Error(format!("could not start {threads} threads: {e}")),
-                }
+    let pool = match thread_pool(config.schedule, threads) {
+        Ok(pool) => pool,
+        Err(e) => {
+            return Outcome {
+                stats: Stats::default(),
+                verdict: Verdict::Error(e),
             }
-        },
-        Schedule::Chunks => None,
+        }
     };
-    let (mut stats, mut frontier, mut log) = match resume {
+    let (mut stats, mut frontier, mut log) = start(&shared, resume);
+    while !frontier.is_empty() && !shared.halted() {
+        if config.max_depth.is_some_and(|max| stats.depth >= max) {
+            break;
+        }
+        let locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
+        let Some((next, links)) = next_level(&shared, locals, &mut stats) else {
+            break;
+        };
+        let width = next.len();
+        let frontier_bytes =
+            (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
+        stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
+        stats.states += width as u64;
+        frontier = next;
+        if width == 0 {
+            break;
+        }
+        stats.depth += 1;
+        log.push_level(links);
+        stats.elapsed = started.elapsed();
+        if config.progress && stats.elapsed > Duration::from_secs(1) {
+            progress_line(&stats, width);
+        }
+        if !shared.halted() {
+            stats.trace_bytes = log.memory_bytes();
+            at_level(Boundary {
+                stats: &stats,
+                frontier: &frontier,
+                log: &log,
+            });
+        }
+    }
+    stats.elapsed = started.elapsed();
+    stats.trace_bytes = log.memory_bytes();
+    outcome(shared, stats, frontier.is_empty(), &log)
+}
+
+/// rayon's pool for [`Schedule::Steal`]; none for [`Schedule::Chunks`].
+fn thread_pool(schedule: Schedule, threads: usize) -> Result<Option<rayon::ThreadPool>, String> {
+    match schedule {
+        Schedule::Steal => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map(Some)
+            .map_err(|e| format!("could not start {threads} threads: {e}")),
+        Schedule::Chunks => Ok(None),
+    }
+}
+
+/// The counts, level to expand and trace log a search starts from: `resume`'s, or level 0.
+fn start<M: Model>(
+    shared: &Shared<'_, M>,
+    resume: Option<Resume<M::State>>,
+) -> (Stats, Vec<M::State>, TraceLog) {
+    match resume {
         Some(Resume {
             stats,
             frontier,
@@ -386,96 +422,88 @@ pub fn search<M: Model>(
             log,
         ),
         None => {
-            let (frontier, log) = initial_level(&shared);
+            let (frontier, log) = initial_level(shared);
             let stats = Stats {
                 states: frontier.len() as u64,
                 ..Stats::default()
             };
             (stats, frontier, log)
         }
-    };
-
-    while !frontier.is_empty() && !shared.halted() {
-        if config.max_depth.is_some_and(|max| stats.depth >= max) {
-            break;
-        }
-        let locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
-
-        // The next level: the threads' parts, concatenated, links in the same order.
-        let width: usize = locals.iter().map(|l| l.next.len()).sum();
-        if width > u32::MAX as usize {
-            shared.fail(Verdict::Error(format!(
-                "level {} holds {width} states; the trace log indexes at most {}",
-                stats.depth + 1,
-                u32::MAX
-            )));
-            break;
-        }
-        let mut next_keys = Vec::new();
-        let mut next = Vec::with_capacity(width);
-        let mut links = LevelLinks {
-            parent: Vec::with_capacity(width),
-            ordinal: Vec::with_capacity(width),
-        };
-        let mut transitions = 0;
-        for local in locals {
-            transitions += local.transitions;
-            next.extend(local.next);
-            next_keys.extend(local.next_keys);
-            links.parent.extend(local.links.parent);
-            links.ordinal.extend(local.links.ordinal);
-        }
-        let duplicates = if shared.dedup {
-            dedup_level(&mut next, &mut links, &next_keys)
-        } else {
-            0
-        };
-        if shared.halted() {
-            // Some of the level's chunks were not expanded: count it apart.
-            stats.cut_short = Some(CutShort {
-                level: stats.depth + 1,
-                states: next.len() as u64,
-                transitions,
-            });
-            break;
-        }
-        stats.transitions += transitions;
-        stats.duplicates += duplicates;
-        let width = next.len();
-        let frontier_bytes =
-            (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
-        stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
-        stats.states += width as u64;
-        frontier = next;
-        if width == 0 {
-            break;
-        }
-        stats.depth += 1;
-        log.push_level(links);
-        stats.elapsed = started.elapsed();
-        if config.progress && stats.elapsed > Duration::from_secs(1) {
-            let secs = stats.elapsed.as_secs_f64();
-            // Progress is a courtesy: a closed stderr must not stop the search.
-            let _ = writeln!(
-                std::io::stderr(),
-                "depth {:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
-                stats.depth,
-                stats.states,
-                stats.states as f64 / secs
-            );
-        }
-        if !shared.halted() {
-            stats.trace_bytes = log.memory_bytes();
-            at_level(Boundary {
-                stats: &stats,
-                frontier: &frontier,
-                log: &log,
-            });
-        }
     }
-    stats.elapsed = started.elapsed();
-    stats.trace_bytes = log.memory_bytes();
+}
 
+/// The next level from the threads' parts: concatenated, links in the same order, its
+/// transitions and racing duplicates counted in `stats`. `None` when the search stops in its
+/// middle (what it had added goes to [`Stats::cut_short`]) or it is too wide for the log.
+fn next_level<M: Model>(
+    shared: &Shared<'_, M>,
+    locals: Vec<Local<M>>,
+    stats: &mut Stats,
+) -> Option<(Vec<M::State>, LevelLinks)> {
+    let width: usize = locals.iter().map(|l| l.next.len()).sum();
+    if width > u32::MAX as usize {
+        shared.fail(Verdict::Error(format!(
+            "level {} holds {width} states; the trace log indexes at most {}",
+            stats.depth + 1,
+            u32::MAX
+        )));
+        return None;
+    }
+    let mut next_keys = Vec::new();
+    let mut next = Vec::with_capacity(width);
+    let mut links = LevelLinks {
+        parent: Vec::with_capacity(width),
+        ordinal: Vec::with_capacity(width),
+    };
+    let mut transitions = 0;
+    for local in locals {
+        transitions += local.transitions;
+        next.extend(local.next);
+        next_keys.extend(local.next_keys);
+        links.parent.extend(local.links.parent);
+        links.ordinal.extend(local.links.ordinal);
+    }
+    let duplicates = if shared.dedup {
+        dedup_level(&mut next, &mut links, &next_keys)
+    } else {
+        0
+    };
+    if shared.halted() {
+        // Some of the level's chunks were not expanded: count it apart.
+        stats.cut_short = Some(CutShort {
+            level: stats.depth + 1,
+            states: next.len() as u64,
+            transitions,
+        });
+        return None;
+    }
+    stats.transitions += transitions;
+    stats.duplicates += duplicates;
+    Some((next, links))
+}
+
+/// The progress line of a level just completed, `width` states wide.
+fn progress_line(stats: &Stats, width: usize) {
+    let secs = stats.elapsed.as_secs_f64();
+    // Progress is a courtesy: a closed stderr must not stop the search.
+    let _ = writeln!(
+        std::io::stderr(),
+        "depth {:>3}: {width:>12} new, {:>13} states, {secs:>7.1} s, {:>12.0} states/s",
+        stats.depth,
+        stats.states,
+        stats.states as f64 / secs
+    );
+}
+
+/// How the search ended, once it has: an error, a counterexample (rebuilt from `log` and
+/// replayed), or why it stopped without one (`exhausted`: no level left to expand).
+fn outcome<M: Model>(
+    shared: Shared<'_, M>,
+    stats: Stats,
+    exhausted: bool,
+    log: &TraceLog,
+) -> Outcome<M> {
+    let (interrupted, model) = (shared.interrupted(), shared.model);
     if let Some(mut error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         if let Verdict::Full(full) = &mut error {
             // One number, the same in every run that fills up in this level.
@@ -488,9 +516,9 @@ pub fn search<M: Model>(
         };
     }
     let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(found) => counterexample(model, &log, found),
-        None if frontier.is_empty() => Verdict::Complete,
-        None if shared.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) => Verdict::Interrupted,
+        Some(found) => counterexample(model, log, found),
+        None if exhausted => Verdict::Complete,
+        None if interrupted => Verdict::Interrupted,
         None => Verdict::DepthLimit,
     };
     Outcome { stats, verdict }
@@ -504,12 +532,12 @@ fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) 
     for (i, state) in shared.model.initial_states().into_iter().enumerate() {
         match visited.insert(&state, visited.key(&state)) {
             Ok(true) => {
-                if let Some(name) = shared.violated(&state) {
+                if let Some(failure) = shared.rule.check_new(&state) {
                     shared.report(Found {
                         depth: 0,
-                        failure: Failure::Invariant(name),
+                        failure,
                         state: state.clone(),
-                        link: Link::Initial(i),
+                        at: LogPosition::Initial(i),
                     });
                 }
                 frontier.push(state);
@@ -538,11 +566,11 @@ fn expand_level<M: Model>(
     match pool {
         None if threads == 1 => {
             let mut local = Local::new();
-            for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
+            for (c, chunk) in frontier.chunks(CHUNK_STATES).enumerate() {
                 if shared.halted() {
                     break;
                 }
-                shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                shared.expand_chunk(depth, c * CHUNK_STATES, chunk, &mut local);
             }
             vec![local]
         }
@@ -554,11 +582,11 @@ fn expand_level<M: Model>(
                         scope.spawn(|| {
                             let mut local = Local::new();
                             while !shared.halted() {
-                                let first = cursor.fetch_add(CHUNK, Ordering::Relaxed);
+                                let first = cursor.fetch_add(CHUNK_STATES, Ordering::Relaxed);
                                 if first >= frontier.len() {
                                     break;
                                 }
-                                let end = (first + CHUNK).min(frontier.len());
+                                let end = (first + CHUNK_STATES).min(frontier.len());
                                 shared.expand_chunk(
                                     depth,
                                     first,
@@ -575,11 +603,11 @@ fn expand_level<M: Model>(
         }
         Some(pool) => pool.install(|| {
             frontier
-                .par_chunks(CHUNK)
+                .par_chunks(CHUNK_STATES)
                 .enumerate()
                 .fold(Local::new, |mut local, (c, chunk)| {
                     if !shared.halted() {
-                        shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                        shared.expand_chunk(depth, c * CHUNK_STATES, chunk, &mut local);
                     }
                     local
                 })
@@ -620,10 +648,10 @@ fn dedup_level<S>(next: &mut Vec<S>, links: &mut LevelLinks, keys: &[StateHash])
 
 /// Rebuilds and replays the trace to `found`.
 fn counterexample<M: Model>(model: &M, log: &TraceLog, found: Found<M::State>) -> Verdict<M> {
-    let path = match found.link {
-        Link::Initial(i) => Some((i, Vec::new())),
-        Link::Logged(index) => log.path_to(found.depth, index),
-        Link::Child(parent, k) => log
+    let path = match found.at {
+        LogPosition::Initial(i) => Some((i, Vec::new())),
+        LogPosition::Logged(index) => log.path_to(found.depth, index),
+        LogPosition::Child(parent, k) => log
             .path_to(found.depth - 1, parent)
             .map(|(i, mut ordinals)| {
                 ordinals.push(k);

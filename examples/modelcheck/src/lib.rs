@@ -54,6 +54,7 @@ pub mod bfs;
 pub mod checkpoint;
 pub mod cli;
 pub mod distributed;
+mod expand;
 pub mod model;
 pub mod models;
 pub mod report;
