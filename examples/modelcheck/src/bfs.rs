@@ -260,9 +260,12 @@ impl<M: Model> Shared<'_, M> {
 
     /// Expands state `index` (at `depth`) into `local`.
     fn expand(&self, depth: usize, index: usize, state: &M::State, local: &mut Local<M>) {
-        let expanded =
-            self.rule
-                .expand(self.model, state, &mut local.successors, &mut local.transitions);
+        let expanded = self.rule.expand(
+            self.model,
+            state,
+            &mut local.successors,
+            &mut local.transitions,
+        );
         match expanded {
             Ok(Expansion::Successors) => {}
             Ok(Expansion::Deadlock) => {
@@ -651,12 +654,13 @@ fn counterexample<M: Model>(model: &M, log: &TraceLog, found: Found<M::State>) -
     let path = match found.at {
         LogPosition::Initial(i) => Some((i, Vec::new())),
         LogPosition::Logged(index) => log.path_to(found.depth, index),
-        LogPosition::Child(parent, k) => log
-            .path_to(found.depth - 1, parent)
-            .map(|(i, mut ordinals)| {
-                ordinals.push(k);
-                (i, ordinals)
-            }),
+        LogPosition::Child(parent, k) => {
+            log.path_to(found.depth - 1, parent)
+                .map(|(i, mut ordinals)| {
+                    ordinals.push(k);
+                    (i, ordinals)
+                })
+        }
     };
     let Some((initial, ordinals)) = path else {
         return Verdict::Error("the trace log has no path to the failing state".into());

@@ -36,8 +36,11 @@
 pub mod args;
 pub mod checkpoint;
 pub mod cluster;
+mod dataflow;
+mod expansion;
 pub mod local;
 pub mod messages;
+mod owned;
 pub mod parcel;
 pub mod report;
 pub mod search;
