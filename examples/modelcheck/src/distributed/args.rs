@@ -3,7 +3,7 @@
 
 use super::checkpoint::{read_headers, DistCheckpoints};
 use super::{
-    check_with_checkpoints, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT,
+    check_with_checkpoint_parts, local, report, Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_SENT_FILTER,
 };
 use crate::bfs::Options;
@@ -217,7 +217,7 @@ impl WithModel for Distributed<'_> {
             err,
         } = self;
         let model = std::sync::Arc::new(model);
-        match check_with_checkpoints(
+        match check_with_checkpoint_parts(
             std::sync::Arc::clone(&model),
             &options,
             &cluster,
