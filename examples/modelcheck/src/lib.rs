@@ -55,6 +55,7 @@ pub mod checkpoint;
 pub mod cli;
 pub mod distributed;
 mod expand;
+mod frame;
 pub mod model;
 pub mod models;
 pub mod report;
