@@ -103,7 +103,7 @@ mod tests {
                 break state;
             }
             for (_, next) in buffer.drain(..) {
-                if seen.insert(next.clone()) {
+                if seen.insert(next) {
                     queue.push_back(next);
                 }
             }

@@ -303,10 +303,13 @@ fn communication(
     Ok((builders, Some(comms)))
 }
 
+/// What one worker's closure returns: the report on the process's first worker, or an error.
+type WorkerOutcome<M> = Result<Option<search::WorkerResult<M>>, String>;
+
 /// The result of this process's first worker, once every worker has ended; the first failure
 /// otherwise (a lost peer named, when there is one).
 fn first_result<M: Model>(
-    results: Vec<Result<Result<Option<search::WorkerResult<M>>, String>, String>>,
+    results: Vec<Result<WorkerOutcome<M>, String>>,
     cluster: &Cluster,
     traffic: &Traffic,
     comms: Option<CommsGuard>,

@@ -1,9 +1,9 @@
 //! One timely worker's part of the distributed search: it owns the states whose
-//! [`StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
+//! [`searchcache::StateHash::owner`] is its index, keeps them in its own visited set, expands its frontier
 //! level by level, and sends every successor to its owner through timely's exchange pact: its
 //! own successors go straight into its set, and the others pass its [`SentFilter`] first, which
-//! drops the duplicates it remembers sending, and go in [`Parcel`]s of encoded records, one
-//! destination each.
+//! drops the duplicates it remembers sending, and go in [`super::parcel::Parcel`]s of encoded records,
+//! one destination each.
 //!
 //! A level is two timely rounds, each ended by progress tracking (a probe passing the epoch):
 //! 1. the successors of level `d`, at epoch `d` of the states input: when the probe passes `d`
@@ -16,6 +16,11 @@
 //! A counterexample is rebuilt with one control round per step back: the owner of the state
 //! broadcasts its link (parent's worker, parent's index, step position), which names the next
 //! owner to ask; then the process's first worker replays the path against the model.
+//!
+//! In timely's shape (its `examples/hello.rs`): `dataflow::build` installs the
+//! dataflow, and [`run`] drives its rounds (a `WorkerSearch`: its state and one method per
+//! step of a level); `expansion.rs` expands a level through the one expansion rule of
+//! both searches (`crate::expand`).
 
 use super::checkpoint::{
     part_path, settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress,

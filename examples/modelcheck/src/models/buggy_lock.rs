@@ -1,7 +1,7 @@
 //! A broken lock: test the flag, then set it, in two separate steps. Two processes can both see
 //! the flag clear and both enter: the shortest counterexample is check, check, set, set.
 
-use super::{mutual_exclusion, MAX_PROCESSES};
+use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -17,7 +17,7 @@ pub struct BuggyLock {
 /// Program counters and the lock flag.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct BuggyLockState {
-    pc: [u8; MAX_PROCESSES],
+    pc: [u8; MAX_LOCK_PROCESSES],
     locked: bool,
 }
 
@@ -34,11 +34,11 @@ impl fmt::Display for BuggyLockAction {
 impl BuggyLock {
     /// The broken lock for `n` processes, 2..=8.
     pub fn new(n: usize) -> Result<Self, String> {
-        if (2..=MAX_PROCESSES).contains(&n) {
+        if (2..=MAX_LOCK_PROCESSES).contains(&n) {
             Ok(BuggyLock { n })
         } else {
             Err(format!(
-                "buggy needs 2 to {MAX_PROCESSES} processes, got {n}"
+                "buggy needs 2 to {MAX_LOCK_PROCESSES} processes, got {n}"
             ))
         }
     }
@@ -54,7 +54,7 @@ impl Model for BuggyLock {
 
     fn initial_states(&self) -> Vec<BuggyLockState> {
         vec![BuggyLockState {
-            pc: [IDLE; MAX_PROCESSES],
+            pc: [IDLE; MAX_LOCK_PROCESSES],
             locked: false,
         }]
     }

@@ -13,12 +13,12 @@ use serde::Serialize;
 
 /// The most processes of the lock models: their states are fixed-size arrays, so a state costs
 /// no allocation (and the state spaces explode long before 8 processes anyway).
-pub const MAX_PROCESSES: usize = 8;
+pub const MAX_LOCK_PROCESSES: usize = 8;
 
 /// "At most one process is in its critical section", for models whose program counters
 /// `pcs(state)` mark that section with `critical` (processes that do not exist stay idle).
 pub fn mutual_exclusion<S: 'static>(
-    pcs: fn(&S) -> [u8; MAX_PROCESSES],
+    pcs: fn(&S) -> [u8; MAX_LOCK_PROCESSES],
     critical: u8,
 ) -> Invariant<S> {
     Invariant::new("MutualExclusion", move |s: &S| {

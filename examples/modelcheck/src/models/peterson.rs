@@ -2,7 +2,7 @@
 //! levels 1..N-1; at each it announces its level, makes itself the victim, and waits while
 //! another process is at its level or above and it is still the victim.
 
-use super::{mutual_exclusion, MAX_PROCESSES};
+use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -21,10 +21,10 @@ pub struct Peterson {
 /// Program counters, each process's loop variable, the shared `level` and `victim` arrays.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PetersonState {
-    pc: [u8; MAX_PROCESSES],
-    at: [u8; MAX_PROCESSES],
-    level: [u8; MAX_PROCESSES],
-    victim: [u8; MAX_PROCESSES],
+    pc: [u8; MAX_LOCK_PROCESSES],
+    at: [u8; MAX_LOCK_PROCESSES],
+    level: [u8; MAX_LOCK_PROCESSES],
+    victim: [u8; MAX_LOCK_PROCESSES],
 }
 
 /// One atomic step of process `.0`.
@@ -40,11 +40,11 @@ impl fmt::Display for PetersonAction {
 impl Peterson {
     /// The filter lock for `n` processes, 2..=8.
     pub fn new(n: usize) -> Result<Self, String> {
-        if (2..=MAX_PROCESSES).contains(&n) {
+        if (2..=MAX_LOCK_PROCESSES).contains(&n) {
             Ok(Peterson { n })
         } else {
             Err(format!(
-                "peterson needs 2 to {MAX_PROCESSES} processes, got {n}"
+                "peterson needs 2 to {MAX_LOCK_PROCESSES} processes, got {n}"
             ))
         }
     }
@@ -60,10 +60,10 @@ impl Model for Peterson {
 
     fn initial_states(&self) -> Vec<PetersonState> {
         vec![PetersonState {
-            pc: [IDLE; MAX_PROCESSES],
-            at: [0; MAX_PROCESSES],
-            level: [0; MAX_PROCESSES],
-            victim: [0; MAX_PROCESSES],
+            pc: [IDLE; MAX_LOCK_PROCESSES],
+            at: [0; MAX_LOCK_PROCESSES],
+            level: [0; MAX_LOCK_PROCESSES],
+            victim: [0; MAX_LOCK_PROCESSES],
         }]
     }
 

@@ -3,7 +3,7 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::{mutual_exclusion, MAX_PROCESSES};
+use super::{mutual_exclusion, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use std::fmt;
 
@@ -19,8 +19,8 @@ pub struct Ticket {
 /// Program counters, each process's ticket, the dispenser and the ticket being served.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct TicketState {
-    pc: [u8; MAX_PROCESSES],
-    my: [u8; MAX_PROCESSES],
+    pc: [u8; MAX_LOCK_PROCESSES],
+    my: [u8; MAX_LOCK_PROCESSES],
     next: u8,
     serving: u8,
 }
@@ -38,11 +38,11 @@ impl fmt::Display for TicketAction {
 impl Ticket {
     /// The ticket lock for `n` processes, 2..=8.
     pub fn new(n: usize) -> Result<Self, String> {
-        if (2..=MAX_PROCESSES).contains(&n) {
+        if (2..=MAX_LOCK_PROCESSES).contains(&n) {
             Ok(Ticket { n })
         } else {
             Err(format!(
-                "ticket needs 2 to {MAX_PROCESSES} processes, got {n}"
+                "ticket needs 2 to {MAX_LOCK_PROCESSES} processes, got {n}"
             ))
         }
     }
@@ -58,8 +58,8 @@ impl Model for Ticket {
 
     fn initial_states(&self) -> Vec<TicketState> {
         vec![TicketState {
-            pc: [IDLE; MAX_PROCESSES],
-            my: [0; MAX_PROCESSES],
+            pc: [IDLE; MAX_LOCK_PROCESSES],
+            my: [0; MAX_LOCK_PROCESSES],
             next: 0,
             serving: 0,
         }]
