@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 /// enough that the last chunks of a level spread over the threads.
 const CHUNK_STATES: usize = 256;
 
+/// The default bytes of visited storage ([`Options::memory_bytes`]): 256 MiB.
+pub const DEFAULT_MEMORY_BYTES: usize = 256 << 20;
+
 /// How the threads share a level's frontier (the `value` attributes are the `--schedule` help).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Schedule {
@@ -70,7 +73,7 @@ impl Default for Options {
             progress: false,
             schedule: Schedule::Chunks,
             mode: Mode::Fp64,
-            memory_bytes: 256 << 20,
+            memory_bytes: DEFAULT_MEMORY_BYTES,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
         }

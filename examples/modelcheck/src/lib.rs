@@ -62,7 +62,7 @@ pub mod report;
 pub mod trace;
 pub mod visited;
 
-pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict};
+pub use bfs::{CutShort, Options, Outcome, Schedule, Stats, Verdict, DEFAULT_MEMORY_BYTES};
 pub use checkpoint::{check_with_checkpoints, CheckpointError, Checkpoints};
 pub use model::{Invariant, Model};
 pub use trace::{Failure, Trace};
