@@ -85,7 +85,8 @@ impl<M: Model> Made<M> {
 }
 
 /// A worker's expansion machinery, reused from level to level.
-pub(super) struct Expander<M: Model> {
+pub(super) struct Expander<'a, M: Model> {
+    model: &'a M,
     rule: Rc<Rule<M>>,
     me: usize,
     peers: usize,
@@ -99,20 +100,24 @@ pub(super) struct Expander<M: Model> {
     made: Made<M>,
     ready: Made<M>,
     ready_parent: u32,
+    /// What the level being expanded found (taken for its summary).
+    pub(super) findings: Findings<M::State>,
 }
 
-impl<M: Model> Expander<M>
+impl<'a, M: Model> Expander<'a, M>
 where
     M::State: Serialize + DeserializeOwned,
 {
-    /// The expander of worker `me` of `peers`, with its filter.
+    /// The expander of `model` for worker `me` of `peers`, with its filter.
     pub(super) fn new(
+        model: &'a M,
         rule: Rc<Rule<M>>,
         me: usize,
         peers: usize,
         sent: SentFilter<M::State>,
     ) -> Self {
         Expander {
+            model,
             rule,
             me,
             peers,
@@ -123,6 +128,7 @@ where
             made: Made::default(),
             ready: Made::default(),
             ready_parent: 0,
+            findings: Findings::default(),
         }
     }
 
@@ -130,16 +136,13 @@ where
     /// they are made, and the worker steps every [`STATES_PER_STEP`] states so that they are
     /// inserted as they arrive. `stop_now` is asked at each step; when it says so the
     /// expansion ends there and `Ok(true)` says it was cut short. `Err` for a lost peer.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn expand_level(
         &mut self,
         worker: &mut Worker,
-        model: &M,
         frontier: &[M::State],
         owned: &RefCell<Owned<M>>,
         flow: &mut Dataflow<'_, M::State>,
         totals: &mut Totals,
-        findings: &mut Findings<M::State>,
         stop_now: &dyn Fn() -> bool,
     ) -> Result<bool, String> {
         // The extra last turn (`None`) places the last state's successors. (An interrupt may
@@ -150,7 +153,7 @@ where
         for (i, state) in expanding.enumerate() {
             self.made.clear();
             if let Some(state) = state {
-                self.make(model, i as u32, state, totals, findings);
+                self.make(i as u32, state, totals);
             }
             self.place_ready(owned, flow, totals);
             std::mem::swap(&mut self.ready, &mut self.made);
@@ -173,17 +176,14 @@ where
     /// Expands state `index`: its successors into `self.made`, each hashed (but a step back
     /// to the state itself) and its filter slot prefetched.
     #[inline]
-    fn make(
-        &mut self,
-        model: &M,
-        index: u32,
-        state: &M::State,
-        totals: &mut Totals,
-        findings: &mut Findings<M::State>,
-    ) {
-        let expanded =
-            self.rule
-                .expand(model, state, &mut self.successors, &mut totals.transitions);
+    fn make(&mut self, index: u32, state: &M::State, totals: &mut Totals) {
+        let expanded = self.rule.expand(
+            self.model,
+            state,
+            &mut self.successors,
+            &mut totals.transitions,
+        );
+        let findings = &mut self.findings;
         match expanded {
             Ok(Expansion::Successors) => {}
             Ok(Expansion::Deadlock) => {

@@ -26,7 +26,7 @@ use super::checkpoint::{
     part_path, settle_part, write_part, DistCheckpoints, Resumed, WorkerProgress,
 };
 use super::dataflow::{self, Dataflow, Peers};
-use super::expansion::{Expander, Findings};
+use super::expansion::Expander;
 use super::messages::{Control, Summary, Totals, WireStorage};
 use super::owned::Owned;
 use super::sent::SentFilter;
@@ -121,9 +121,7 @@ struct WorkerSearch<'a, M: Model> {
     rule: Rc<Rule<M>>,
     owned: Rc<RefCell<Owned<M>>>,
     flow: Dataflow<'a, M::State>,
-    expander: Expander<M>,
-    /// What the level being expanded found; sent with the next summary.
-    findings: Findings<M::State>,
+    expander: Expander<'a, M>,
     /// Links of the levels so far (this worker's part of each).
     log: Vec<Links>,
     stats: Stats,
@@ -198,11 +196,10 @@ where
                 worker: (me % workers) as u32,
                 workers: workers as u32,
             },
-            expander: Expander::new(Rc::clone(&rule), me, peers, sent),
+            expander: Expander::new(model, Rc::clone(&rule), me, peers, sent),
             rule,
             owned,
             flow,
-            findings: Findings::default(),
             log: Vec::new(),
             stats: Stats::default(),
             totals: Totals::default(),
@@ -238,7 +235,7 @@ where
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    self.findings.error.get_or_insert(e);
+                    self.expander.findings.error.get_or_insert(e);
                 }
             }
         }
@@ -325,21 +322,21 @@ where
                 self.totals.bytes_sent = self.flow.peers.traffic.sent();
                 self.totals.bytes_received = self.flow.peers.traffic.received();
             }
-            if self.findings.error.is_none() {
-                self.findings.error = owned.error.clone();
+            if self.expander.findings.error.is_none() {
+                self.expander.findings.error = owned.error.clone();
             }
             owned.full.clone()
         };
         let summary = Summary {
             worker: self.me as u16,
             new_states: next.len() as u64,
-            deadlock: self.findings.deadlock.take(),
+            deadlock: self.expander.findings.deadlock.take(),
             violation,
             full,
             interrupted: self.interrupted,
             checkpoint_due: self.finish_level
                 && self.last_saved.elapsed() >= self.checkpoints.every,
-            error: self.findings.error.clone(),
+            error: self.expander.findings.error.clone(),
             totals: self.totals.clone(),
         };
         self.log.push(links);
@@ -509,12 +506,10 @@ where
         let finish_level = self.finish_level;
         let cut_short = self.expander.expand_level(
             worker,
-            self.model,
             &self.frontier,
             &self.owned,
             &mut self.flow,
             &mut self.totals,
-            &mut self.findings,
             &|| stopped() && !finish_level,
         )?;
         self.interrupted = cut_short || stopped();
