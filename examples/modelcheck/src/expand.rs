@@ -121,6 +121,43 @@ mod tests {
         assert_eq!(transitions, before);
     }
 
+    /// A state with `.0` successors, all to itself.
+    struct Fan(usize);
+
+    impl Model for Fan {
+        type State = u8;
+        type Action = u8;
+
+        fn name(&self) -> String {
+            format!("fan({})", self.0)
+        }
+        fn initial_states(&self) -> Vec<u8> {
+            vec![0]
+        }
+        fn successors(&self, &state: &u8, out: &mut Vec<(u8, u8)>) {
+            out.extend(std::iter::repeat_n((0, state), self.0));
+        }
+    }
+
+    #[test]
+    fn more_successors_than_the_log_records_is_an_error_that_counts_nothing() {
+        let (mut buffer, mut transitions) = (Vec::new(), 0);
+        let most = Fan(MAX_SUCCESSORS);
+        let rule = Rule::new(&most, true);
+        assert_eq!(
+            rule.expand(&most, &0, &mut buffer, &mut transitions),
+            Ok(Expansion::Successors)
+        );
+        assert_eq!(transitions, MAX_SUCCESSORS as u64);
+        let too_many = Fan(MAX_SUCCESSORS + 1);
+        let rule = Rule::new(&too_many, true);
+        let why = rule
+            .expand(&too_many, &0, &mut buffer, &mut transitions)
+            .expect_err("over the cap");
+        assert!(why.contains("65536 successors"), "{why}");
+        assert_eq!(transitions, MAX_SUCCESSORS as u64);
+    }
+
     #[test]
     fn transitions_are_counted_and_invariants_checked_by_name() {
         let model = TwoPhase::new(3).unwrap();
