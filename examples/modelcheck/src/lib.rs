@@ -60,6 +60,8 @@ mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
+mod expand;
+mod frame;
 mod model;
 pub mod models;
 mod reporter;
@@ -68,11 +70,11 @@ mod size;
 mod trace;
 mod visited;
 
-pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY};
+pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY_BYTES};
 pub use check::{check, Report, Saved};
 pub use checkpoint::{
     check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
-    Header, Part,
+    Header, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
 pub use model::{Invariant, Model};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
