@@ -6,6 +6,7 @@ use crate::exit::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EX
 use modelcheck::distributed::{DistributedReport, ProcessStats};
 use modelcheck::{
     peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Verdict,
+    MAX_GROWTH,
 };
 use std::io::{self, Write};
 
@@ -72,6 +73,7 @@ pub fn table_full_advice(full: &TableFull) -> String {
         memory_flag(full.memory_bytes),
         memory_flag(full.bytes_needed()),
     );
+    text.push_str(&estimate_note(full));
     if full.mode == Mode::Exact {
         text.push_str(", or with --mode fp64 (8 bytes per state)");
     } else if full.filled_early() {
@@ -81,6 +83,28 @@ pub fn table_full_advice(full: &TableFull) -> String {
         ));
     }
     text
+}
+
+/// How [`TableFull::bytes_needed`] came about, in a parenthesis: an estimate from the last
+/// levels' widths, the least it asks for, or the most.
+fn estimate_note(full: &TableFull) -> String {
+    let [.., before, last] = full.last_widths;
+    match full.states_estimate() {
+        _ if full.filled_in_first_levels() => format!(
+            " (the table filled by level {}: {} times its size)",
+            full.level, MAX_GROWTH
+        ),
+        Some(states) => format!(
+            " (an estimate: levels {} and {} held {before} and {last} states; a breadth-first \
+             search's levels grow, then shrink, and projecting theirs puts the whole search at \
+             about {states} states; the advice is at least twice and at most {} times this \
+             table)",
+            full.level - 2,
+            full.level - 1,
+            MAX_GROWTH
+        ),
+        None => " (twice this table: the last levels' sizes are not known)".to_string(),
+    }
 }
 
 /// The exit status of a run.

@@ -39,7 +39,7 @@ fn a_full_table_under_local_gives_the_memory_to_use() {
         .find(|l| l.starts_with("result: error: the visited-state set is full"))
         .unwrap_or_else(|| panic!("no full table:\n{out}"));
     assert!(
-        result.contains("in --memory 16K. Run again with --memory 32K or more"),
+        result.contains("in --memory 16K. Run again with --memory 41K or more (an estimate: "),
         "{result}"
     );
 }

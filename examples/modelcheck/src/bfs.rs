@@ -543,6 +543,8 @@ fn outcome<M: Model>(
             // One number, the same in every run that fills up in this level.
             full.level = stats.depth + 1;
             full.states = stats.states;
+            let width = |back: usize| stats.depth.checked_sub(back).map_or(0, |d| log.width(d));
+            full.last_widths = [width(2), width(1), width(0)];
         }
         return Outcome {
             stats,

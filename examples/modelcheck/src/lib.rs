@@ -81,4 +81,4 @@ pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
 pub use resident::peak_resident_bytes;
 pub use size::size_text;
 pub use trace::{Failure, Trace};
-pub use visited::{Mode, Omission, Storage, TableFull, NEGLIGIBLE_OMISSION};
+pub use visited::{Mode, Omission, Storage, TableFull, MAX_GROWTH, NEGLIGIBLE_OMISSION};

@@ -46,6 +46,11 @@ impl TraceLog {
             .sum()
     }
 
+    /// The states of level `depth` (0 for a level not logged).
+    pub fn width(&self, depth: usize) -> u64 {
+        self.levels.get(depth).map_or(0, |l| l.parent.len() as u64)
+    }
+
     /// Levels logged (the deepest level is `levels() − 1`).
     pub fn levels(&self) -> usize {
         self.levels.len()

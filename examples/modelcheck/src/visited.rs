@@ -76,13 +76,98 @@ pub struct TableFull {
     pub level: usize,
     /// States of levels 0 to `level − 1`, the whole levels (filled in by the search).
     pub states: u64,
+    /// The states of levels `level − 3` to `level − 1`, the oldest first (filled in by the
+    /// search; 0 where it does not know them).
+    pub last_widths: [u64; 3],
+}
+
+/// The most [`TableFull::bytes_needed`] asks for, as a multiple of the table that filled: an
+/// estimate made early in a search can be far too high, and a table that large is committed
+/// page by page as it fills, so the next run may need this many tries again, not more memory.
+pub const MAX_GROWTH: usize = 16;
+
+/// The most levels [`TableFull::states_estimate`] projects.
+const PROJECTED_LEVELS: usize = 100_000;
+
+/// The largest size [`TableFull::bytes_needed`] names: 128 TiB.
+const MAX_BYTES: usize = 128 << 40;
+
+/// A table that fills by this level gets [`MAX_GROWTH`] times its size.
+const FEW_LEVELS: usize = 3;
+
+/// `bytes` rounded up to a whole KiB (a whole MiB from 1 MiB on), at most [`MAX_BYTES`].
+fn round_size(bytes: usize) -> usize {
+    let bytes = bytes.min(MAX_BYTES);
+    let unit = if bytes >= 1 << 20 { 1 << 20 } else { 1 << 10 };
+    bytes.div_ceil(unit).saturating_mul(unit).min(MAX_BYTES)
 }
 
 impl TableFull {
-    /// The size to run again with: twice `memory_bytes`. The search cannot know how many
-    /// states are left, so this is a first try: more may be needed.
+    /// An estimate of the states of the whole search: the whole levels' states plus the levels
+    /// projected from the last three widths. Levels of a breadth-first search grow and then
+    /// shrink; the projection takes the last growth factor and how much it fell from the one
+    /// before, and keeps it falling as fast (a bell-shaped profile, exact for a Gaussian one)
+    /// until the levels die out. Growth that is not slowing is projected as steady for as many
+    /// levels again as the search has done. `None` when the last two widths are not known. An
+    /// estimate: a model whose profile changes shape holds more or fewer states.
+    pub fn states_estimate(&self) -> Option<u64> {
+        let [oldest, before, last] = self.last_widths.map(|w| w as f64);
+        if before == 0.0 || last == 0.0 {
+            return None;
+        }
+        let mut rate = (last / before).ln();
+        let slowing = if oldest > 0.0 {
+            (before / oldest).ln() - rate
+        } else {
+            0.0
+        };
+        let mut log_width = last.ln();
+        let mut rest = 0.0;
+        for projected in 1..=PROJECTED_LEVELS {
+            if slowing > 0.0 {
+                rate -= slowing;
+            } else if rate >= 0.0 && projected > self.level.max(1) {
+                break; // steady growth: as many levels again as so far
+            }
+            log_width += rate;
+            if log_width < 0.0 && rate < 0.0 {
+                break; // fewer than one state a level from here on
+            }
+            rest += log_width.exp();
+        }
+        Some(
+            self.states
+                .saturating_add(rest.min(u64::MAX as f64 / 2.0) as u64),
+        )
+    }
+
+    /// The size to run again with: [`states_estimate`](Self::states_estimate) states at this
+    /// table's bytes per state and the load it filled at, at least twice `memory_bytes` and at
+    /// most [`MAX_GROWTH`] times it, rounded up to a whole KiB (MiB from 1 MiB on); twice
+    /// `memory_bytes` when there is no estimate, and [`MAX_GROWTH`] times it for a table that
+    /// filled by level 3. An estimate: more may be needed.
     pub fn bytes_needed(&self) -> usize {
-        self.memory_bytes.saturating_mul(2)
+        let doubled = self.memory_bytes.saturating_mul(2);
+        let most = self.memory_bytes.saturating_mul(MAX_GROWTH) as f64;
+        if self.filled_in_first_levels() {
+            // Full within its first levels: far too small, and three widths tell little yet.
+            return round_size(most as usize);
+        }
+        let estimate = self.states_estimate().map_or(0.0, |states| {
+            let load = if self.mode == Mode::Exact {
+                1.0
+            } else {
+                self.load.max(0.5)
+            };
+            states as f64 * self.bytes_per_state as f64 / load
+        });
+        round_size((estimate.min(most) as usize).max(doubled))
+    }
+
+    /// Whether the table filled by level 3, so small that [`bytes_needed`](Self::bytes_needed)
+    /// asks for [`MAX_GROWTH`] times it without an estimate.
+    pub fn filled_in_first_levels(&self) -> bool {
+        self.level <= FEW_LEVELS
     }
 
     /// What the table is called in messages.
@@ -182,6 +267,7 @@ impl<S: Hash + Eq> ExactSet<S> {
                 load: 1.0,
                 level: 0,
                 states: 0,
+                last_widths: [0; 3],
             });
         }
         Ok(set.insert(state.clone()))
@@ -226,6 +312,7 @@ fn table_full(mode: Mode, full: Full, memory_bytes: usize) -> TableFull {
         load: full.load_factor(),
         level: 0,
         states: 0,
+        last_widths: [0; 3],
     }
 }
 
@@ -551,5 +638,67 @@ impl Storage {
     /// Slots (fp64, fp32) or bits (bitstate) of table per stored state: SPIN's hash factor.
     pub fn hash_factor(&self) -> f64 {
         self.slots as f64 / self.stored.max(1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full table after `level − 1` whole levels of `widths` (level 0 first).
+    fn full_after(widths: &[u64], level: usize) -> TableFull {
+        TableFull {
+            mode: Mode::Fp64,
+            capacity: 1 << 10,
+            bytes_per_state: 8,
+            memory_bytes: 8 << 10,
+            load: 0.9,
+            level,
+            states: widths[..level].iter().sum(),
+            last_widths: [widths[level - 3], widths[level - 2], widths[level - 1]],
+        }
+    }
+
+    #[test]
+    fn a_gaussian_profile_is_projected_to_its_total() {
+        // Levels of 10^6·exp(−(d − 30)²/50): the projection is exact for this shape.
+        let widths: Vec<u64> = (0..80)
+            .map(|d: i32| (1e6 * (-f64::from((d - 30).pow(2)) / 50.0).exp()).round() as u64)
+            .collect();
+        let total: u64 = widths.iter().sum();
+        for level in [20, 25, 30, 40] {
+            let estimate = full_after(&widths, level).states_estimate().unwrap();
+            let error = (estimate as f64 / total as f64 - 1.0).abs();
+            assert!(error < 0.01, "level {level}: {estimate} for {total}");
+        }
+    }
+
+    #[test]
+    fn shrinking_and_steady_levels_have_bounded_estimates() {
+        // Halving from the start: the geometric tail, 1,000 + 500 + … ≈ 2,000 in all.
+        let halving: Vec<u64> = (0..12).map(|d| 8_000 >> d).collect();
+        let estimate = full_after(&halving, 4).states_estimate().unwrap();
+        assert!((14_900..=16_100).contains(&estimate), "{estimate}");
+        // Steady growth ×2: as many levels again at most, never without end.
+        let doubling: Vec<u64> = (0..20).map(|d| 1 << d).collect();
+        let full = full_after(&doubling, 10);
+        let estimate = full.states_estimate().unwrap();
+        assert!(estimate > 2 * full.states && estimate < 1 << 21, "{estimate}");
+        assert_eq!(full.bytes_needed(), full.memory_bytes * MAX_GROWTH);
+    }
+
+    #[test]
+    fn the_advice_is_at_least_twice_and_whole_kib() {
+        let flat = [100u64; 10];
+        let full = full_after(&flat, 8);
+        assert_eq!(full.bytes_needed(), 2 * full.memory_bytes);
+        let unknown = TableFull {
+            last_widths: [0, 0, 7],
+            ..full
+        };
+        assert_eq!(unknown.states_estimate(), None);
+        assert_eq!(unknown.bytes_needed(), 2 * unknown.memory_bytes);
+        assert_eq!(round_size(1025), 2048);
+        assert_eq!(round_size((1 << 20) + 1), 2 << 20);
     }
 }

@@ -217,13 +217,15 @@ fn a_full_table_says_its_numbers_and_names_no_flag() {
         };
         assert_eq!(full.mode, mode);
         assert_eq!(full.memory_bytes, 1 << 10);
-        assert_eq!(full.bytes_needed(), 2 << 10);
+        // Full by level 3: 16 times the table, no estimate.
+        assert!(full.filled_in_first_levels(), "{full:?}");
+        assert_eq!(full.bytes_needed(), 16 << 10);
         assert_eq!(full.level, report.stats.depth + 1);
         assert_eq!(full.states, report.stats.states);
         let text = full.to_string();
         assert!(!text.contains("--"), "{text}");
         assert!(
-            text.contains("1024 bytes") && text.contains("2048 bytes"),
+            text.contains("1024 bytes") && text.contains("16384 bytes"),
             "{text}"
         );
     }

@@ -131,6 +131,9 @@ struct WorkerSearch<'a, M: Model> {
     process_frontier: Vec<u64>,
     /// The last level's summaries, every worker's, in worker order.
     last: Vec<Summary<M::State>>,
+    /// The widths (every worker's states) of the last four levels counted, the oldest first:
+    /// a full table's estimate of what is left.
+    recent_widths: [u64; 4],
     /// This worker's part of the level to expand.
     frontier: Vec<M::State>,
     level: usize,
@@ -205,6 +208,7 @@ where
             stats: Stats::default(),
             totals: Totals::default(),
             process_frontier: vec![0u64; peers / workers],
+            recent_widths: [0; 4],
             last: Vec::new(),
             frontier: Vec::new(),
             level: 0,
@@ -359,6 +363,8 @@ where
     /// Counts the level the summaries describe; returns its width (states, every worker's).
     fn record_level(&mut self, summaries: Vec<Summary<M::State>>) -> u64 {
         let width: u64 = summaries.iter().map(|s| s.new_states).sum();
+        let [_, oldest, older, last] = self.recent_widths;
+        self.recent_widths = [oldest, older, last, width];
         self.interrupted_midway =
             self.level > 0 && !self.finish_level && summaries.iter().any(|s| s.interrupted);
         self.stats.states += width;
@@ -425,6 +431,12 @@ where
                 load: full.load,
                 level,
                 states: self.stats.states,
+                // The level that did not fit is the last counted.
+                last_widths: [
+                    self.recent_widths[0],
+                    self.recent_widths[1],
+                    self.recent_widths[2],
+                ],
             };
             return Some((Verdict::Full(full), None));
         }
