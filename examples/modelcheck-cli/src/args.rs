@@ -83,11 +83,11 @@ pub struct CheckArgs {
 #[command(next_help_heading = "Checkpoints")]
 pub struct CheckpointArgs {
     /// Save the search to PATH at BFS level boundaries: the visited set, the frontier, the
-    /// trace log and the counters, written to PATH.tmp, fsynced and renamed over PATH. In a
-    /// distributed run PATH is a directory (created if missing) of one file per process,
-    /// process-I-of-N.mcheckpt (-worker-J-of-W with --workers W), all of one level; a stop
-    /// request (SIGINT, SIGTERM) then lets the level being expanded finish, and every process
-    /// saves it before it stops.
+    /// trace log and the counters, written to PATH.tmp, fsynced and renamed over PATH. A stop
+    /// request (SIGINT, SIGTERM) then lets the level being expanded finish and saves it before
+    /// the run stops (exit 5); a second one exits at once. In a distributed run PATH is a
+    /// directory (created if missing) of one file per process, process-I-of-N.mcheckpt
+    /// (-worker-J-of-W with --workers W), all of one level, every process saving it.
     #[arg(long, value_name = "PATH")]
     pub checkpoint: Option<PathBuf>,
     /// Save at the first level boundary SECS seconds (a decimal; 0: every level) after the

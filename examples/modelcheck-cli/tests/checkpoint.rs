@@ -296,3 +296,50 @@ fn a_checkpoint_of_another_model_size_mode_or_options_is_a_usage_error() {
     let (status, _, err) = run(&["2pc", "5", "--checkpoint-every", "5"]);
     assert_eq!(status, cli::EXIT_USAGE, "{err}");
 }
+
+/// Ctrl-C with `--checkpoint` saves the level being expanded before the run stops, whatever
+/// `--checkpoint-every` says (600 s here), and the saved run resumes to the whole run's counts.
+#[test]
+fn a_stop_request_saves_a_checkpoint_before_the_run_stops() {
+    let path = scratch("stop-saves");
+    let args = ["2pc", "9", "--threads", "1"];
+    let mut command = modelcheck(&args);
+    command.args(["--checkpoint", path.to_str().unwrap()]);
+    let (mut child, lines) = spawn(&mut command, Stdio::piped());
+    // Progress lines start after a second of search: the first one is the cue.
+    let progressing = loop {
+        match lines.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) if line.starts_with("depth ") => break true,
+            Ok(_) => {}
+            Err(_) => break false,
+        }
+    };
+    assert!(progressing, "no progress line before the run ended");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let output = child.wait_with_output().expect("the run ends");
+    let report = String::from_utf8_lossy(&output.stdout);
+    let notices: Vec<String> = lines.try_iter().collect();
+    assert_eq!(
+        output.status.code(),
+        Some(cli::EXIT_INTERRUPTED),
+        "{report}"
+    );
+    assert!(
+        notices.iter().any(|l| l.starts_with("checkpoint: depth ")),
+        "no checkpoint written: {notices:?}\n{report}"
+    );
+    let saved_depth = field(&report, "depth");
+    let mut resume = args.to_vec();
+    let p = path.to_str().unwrap();
+    resume.extend(["--resume", p, "--quiet"]);
+    let (status, resumed, err) = run(&resume);
+    assert_eq!(status, cli::EXIT_OK, "{resumed}\n{err}");
+    assert_eq!(resumed_from(&resumed), saved_depth, "{resumed}");
+    assert_eq!(field(&resumed, "states"), 10_340_352, "{resumed}");
+    assert_eq!(field(&resumed, "transitions"), 123_558_401, "{resumed}");
+    let _ = std::fs::remove_file(&path);
+}

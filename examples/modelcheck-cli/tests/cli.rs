@@ -242,11 +242,17 @@ fn following_the_full_table_advice_reaches_a_complete_run_in_few_steps() {
             let (status, report, _) = run(&args);
             runs.push(memory.clone());
             if status != cli::EXIT_ERROR {
-                assert!(status == cli::EXIT_OK || status == cli::EXIT_PARTIAL, "{report}");
+                assert!(
+                    status == cli::EXIT_OK || status == cli::EXIT_PARTIAL,
+                    "{report}"
+                );
                 assert_eq!(field(&report, "states"), 1_745_408, "{report}");
                 break;
             }
-            assert!(runs.len() <= 5, "{mode}: still full after {runs:?}:\n{report}");
+            assert!(
+                runs.len() <= 5,
+                "{mode}: still full after {runs:?}:\n{report}"
+            );
             memory = report
                 .split("Run again with --memory ")
                 .nth(1)

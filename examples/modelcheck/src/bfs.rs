@@ -192,6 +192,9 @@ pub struct Boundary<'a, S> {
     pub frontier: &'a [S],
     /// The links of every level so far.
     pub log: &'a TraceLog,
+    /// A stop request came during the level just completed: the search returns
+    /// [`Verdict::Interrupted`] after this boundary, so this is the last chance to save it.
+    pub stopping: bool,
 }
 
 /// Where a resumed search starts: a [`Boundary`] read back (and the visited storage it was
@@ -259,6 +262,8 @@ struct Shared<'a, M: Model> {
     stop: AtomicBool,
     /// [`Options::stop`].
     interrupt: Option<&'a AtomicBool>,
+    /// A stop request lets the level being expanded finish (the caller saves its boundary).
+    finish_level_on_stop: bool,
     found: Mutex<Option<Found<M::State>>>,
     error: Mutex<Option<Verdict<M>>>,
 }
@@ -266,7 +271,7 @@ struct Shared<'a, M: Model> {
 impl<M: Model> Shared<'_, M> {
     /// Whether the workers must stop claiming chunks: an error, or an interrupt.
     fn halted(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.interrupted()
+        self.stop.load(Ordering::Relaxed) || (self.interrupted() && !self.finish_level_on_stop)
     }
 
     fn interrupted(&self) -> bool {
@@ -357,14 +362,16 @@ impl<M: Model> Shared<'_, M> {
 /// (whose visited storage `visited` must be). Stops at the first (shallowest) invariant
 /// violation or deadlock, a full table, `config.max_depth`, or `config.stop`.
 ///
-/// `at_level` is called between levels, with every worker idle, before each level but the
-/// first one this run expands: the place to save a checkpoint.
+/// `at_level`, if given, is called between levels, with every worker idle, before each level
+/// but the first one this run expands: the place to save a checkpoint. With it, a stop request
+/// lets the level being expanded finish, and the search stops at its boundary, called with
+/// [`Boundary::stopping`]; without it, the workers stop within their chunks.
 pub fn search<M: Model>(
     model: &M,
     visited: &Visited<M::State>,
     config: &Options,
     resume: Option<Resume<M::State>>,
-    at_level: &mut dyn FnMut(Boundary<'_, M::State>),
+    mut at_level: Option<&mut dyn FnMut(Boundary<'_, M::State>)>,
 ) -> Outcome<M> {
     let started = Instant::now();
     let shared = Shared {
@@ -374,6 +381,7 @@ pub fn search<M: Model>(
         dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
         interrupt: config.stop.as_deref(),
+        finish_level_on_stop: at_level.is_some(),
         found: Mutex::new(None),
         error: Mutex::new(None),
     };
@@ -409,13 +417,18 @@ pub fn search<M: Model>(
         log.push_level(links);
         stats.elapsed = started.elapsed();
         report_level(config.reporter.as_deref(), &stats, width);
-        if !shared.halted() {
+        let stopping = shared.interrupted();
+        if let Some(at_level) = at_level.as_mut().filter(|_| !shared.halted()) {
             stats.trace_bytes = log.memory_bytes();
             at_level(Boundary {
                 stats: &stats,
                 frontier: &frontier,
                 log: &log,
+                stopping,
             });
+        }
+        if stopping {
+            break;
         }
     }
     stats.elapsed = started.elapsed();

@@ -51,7 +51,7 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
             }
         }
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, &mut |_| {});
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, None);
     let storage = visited.storage(stats.transitions);
     Report {
         stats,

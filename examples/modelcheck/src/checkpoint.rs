@@ -590,7 +590,9 @@ where
 /// resumed run reports the same states, transitions, depth and shortest counterexamples as an
 /// uninterrupted one), and saves to `checkpoints.save_to` at level boundaries. A checkpoint
 /// that fails to write is reported in [`Report::checkpoints`] and to `options.reporter`; the
-/// search goes on, and the previous checkpoint stays whole.
+/// search goes on, and the previous checkpoint stays whole. With `save_to`, a stop request
+/// ([`Options::stop`]) lets the level being expanded finish and saves its boundary whatever
+/// `every` says, then the search returns [`Verdict::Interrupted`]: stopping loses no work.
 ///
 /// Errors, before any search: a checkpoint of another model, size, mode or options
 /// ([`CheckpointError::Mismatch`]), one that cannot be read, or a `save_to` that cannot be
@@ -633,7 +635,7 @@ where
         let Some(path) = &checkpoints.save_to else {
             return;
         };
-        if last.elapsed() < checkpoints.every {
+        if !boundary.stopping && last.elapsed() < checkpoints.every {
             return;
         }
         let started = Instant::now();
@@ -664,7 +666,12 @@ where
         }
         last = Instant::now();
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options, resume, &mut at_level);
+    // Saving: a stop request finishes the level and saves it before the search returns.
+    let hook: Option<&mut dyn FnMut(Boundary<'_, M::State>)> = match checkpoints.save_to {
+        Some(_) => Some(&mut at_level),
+        None => None,
+    };
+    let Outcome { stats, verdict } = bfs::search(model, &visited, options, resume, hook);
     let storage = visited.storage(stats.transitions);
     Ok(Report {
         stats,

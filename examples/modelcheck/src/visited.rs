@@ -683,7 +683,10 @@ mod tests {
         let doubling: Vec<u64> = (0..20).map(|d| 1 << d).collect();
         let full = full_after(&doubling, 10);
         let estimate = full.states_estimate().unwrap();
-        assert!(estimate > 2 * full.states && estimate < 1 << 21, "{estimate}");
+        assert!(
+            estimate > 2 * full.states && estimate < 1 << 21,
+            "{estimate}"
+        );
         assert_eq!(full.bytes_needed(), full.memory_bytes * MAX_GROWTH);
     }
 
