@@ -105,7 +105,9 @@ impl Failed {
 impl From<CheckpointError> for Failed {
     fn from(e: CheckpointError) -> Failed {
         match e {
-            CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => Failed::Usage(why),
+            CheckpointError::Mismatch(why)
+            | CheckpointError::Unwritable(why)
+            | CheckpointError::NotAFile(why) => Failed::Usage(why),
             CheckpointError::Unreadable(why) => Failed::Error(why),
         }
     }

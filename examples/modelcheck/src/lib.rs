@@ -55,13 +55,14 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: model, reporter, resident, size; trace; visited; bfs; check; checkpoint; models, distributed.
+// it: model, reporter, regular_file, resident, size; trace; visited; bfs; check; checkpoint; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
 mod model;
 pub mod models;
+mod regular_file;
 mod reporter;
 mod resident;
 mod size;
