@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The most workers in a cluster (processes × workers per process): a trace link names its
@@ -63,6 +64,8 @@ pub enum ClusterError {
     },
     /// Something else failed (a socket this process could not open, a worker thread).
     Other(String),
+    /// The stop flag was set while this process connected to its peers: nothing was searched.
+    Interrupted,
 }
 
 impl fmt::Display for ClusterError {
@@ -74,6 +77,7 @@ impl fmt::Display for ClusterError {
                 address,
                 what,
             } => write!(f, "process {process} ({address}) {what}"),
+            ClusterError::Interrupted => f.write_str("interrupted while connecting to the peers"),
         }
     }
 }
@@ -184,7 +188,20 @@ impl Cluster {
     /// that disagrees on the process count, its index, the workers or `run` (usage); a local
     /// address this process cannot listen on.
     pub fn connect(&self, run: &str) -> Result<Vec<Option<TcpStream>>, ClusterError> {
+        self.connect_until(run, None)
+    }
+
+    /// [`connect`](Self::connect), given up with [`ClusterError::Interrupted`] within about
+    /// 50 ms of `stop` becoming true while a peer is awaited (dialled or accepted), instead of
+    /// waiting out `connect_timeout`. A hello exchange already begun is not cut short: it
+    /// waits for its peer until the deadline.
+    pub fn connect_until(
+        &self,
+        run: &str,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Vec<Option<TcpStream>>, ClusterError> {
         self.validate()?;
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let deadline = Instant::now() + self.connect_timeout;
         let me = self.process;
         let hello = Hello {
@@ -207,7 +224,7 @@ impl Cluster {
             None
         };
         for (peer, slot) in streams.iter_mut().enumerate().take(me) {
-            let mut stream = self.dial(peer, deadline)?;
+            let mut stream = self.dial(peer, deadline, &stopped)?;
             let theirs = exchange_hello(&mut stream, &hello, deadline)
                 .map_err(|e| self.peer_error(peer, format!("failed the handshake: {e}")))?;
             self.check_hello(&theirs, Some(peer), run)?;
@@ -236,6 +253,9 @@ impl Cluster {
                         streams[peer] = Some(stream);
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        if stopped() {
+                            return Err(ClusterError::Interrupted);
+                        }
                         if Instant::now() >= deadline {
                             let missing = (me + 1..self.processes())
                                 .find(|&p| streams[p].is_none())
@@ -261,8 +281,13 @@ impl Cluster {
         Ok(streams)
     }
 
-    /// Dials `peer` until it answers or the deadline passes.
-    fn dial(&self, peer: usize, deadline: Instant) -> Result<TcpStream, ClusterError> {
+    /// Dials `peer` until it answers, the deadline passes or `stopped` says so.
+    fn dial(
+        &self,
+        peer: usize,
+        deadline: Instant,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<TcpStream, ClusterError> {
         let address = &self.addresses[peer];
         let mut last = String::from("no address");
         loop {
@@ -274,11 +299,16 @@ impl Cluster {
                 }
             };
             for target in targets {
+                // At most a second an attempt, so that a stop request is seen.
                 let left = deadline.saturating_duration_since(Instant::now());
-                match TcpStream::connect_timeout(&target, left.max(Duration::from_millis(1))) {
+                let left = left.clamp(Duration::from_millis(1), Duration::from_secs(1));
+                match TcpStream::connect_timeout(&target, left) {
                     Ok(stream) => return Ok(stream),
                     Err(e) => last = e.to_string(),
                 }
+            }
+            if stopped() {
+                return Err(ClusterError::Interrupted);
             }
             if Instant::now() >= deadline {
                 return Err(self.peer_error(

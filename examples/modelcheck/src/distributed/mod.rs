@@ -166,7 +166,7 @@ where
             .map_err(ClusterError::Other)?;
         (builders, None)
     } else {
-        let streams = cluster.connect(&description)?;
+        let streams = cluster.connect_until(&description, options.stop.as_deref())?;
         let mut counted = Vec::new();
         for (peer, stream) in streams.into_iter().enumerate() {
             counted.push(match stream {
