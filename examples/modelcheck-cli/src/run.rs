@@ -3,6 +3,7 @@
 //! come to the exit status.
 
 use crate::args::{parse, usage_error, Cli, DEFAULT_CHECKPOINT_SECS};
+use crate::cluster_errors::cluster_error_text;
 use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::launcher_watch::{self, started_by_launcher};
 use crate::local;
@@ -153,7 +154,7 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
         let cluster = cli
             .dist
             .cluster()
-            .map_err(|e| Failed::Usage(e.to_string()))?;
+            .map_err(|e| Failed::Usage(cluster_error_text(&e)))?;
         let checkpoints = DistCheckpoints {
             save_to: flags.checkpoint.clone(),
             every,
@@ -240,7 +241,8 @@ where
     match distributed::check_with_checkpoints(Arc::clone(&model), options, cluster, checkpoints) {
         Ok(report) => Ok(print_distributed(&*model, options, &report, out)),
         Err(ClusterError::Usage(message)) => Err(Failed::Usage(message)),
+        Err(e @ ClusterError::Misconfigured(_)) => Err(Failed::Usage(cluster_error_text(&e))),
         Err(e @ ClusterError::Interrupted) => Err(Failed::Interrupted(e.to_string())),
-        Err(e) => Err(Failed::Error(e.to_string())),
+        Err(e) => Err(Failed::Error(cluster_error_text(&e))),
     }
 }

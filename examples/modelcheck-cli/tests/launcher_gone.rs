@@ -6,7 +6,7 @@ mod common;
 
 use common::cluster::{finish, modelcheck, signal, Processes};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The pids of the children of process `parent`, from /proc.
@@ -83,7 +83,7 @@ fn start_local() -> (Processes, Workers, PathBuf) {
 }
 
 /// Waits up to 20 s for every worker to exit and the hostfile to go.
-fn wait_for_cleanup(workers: &Workers, hostfile: &PathBuf) {
+fn wait_for_cleanup(workers: &Workers, hostfile: &Path) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {
         if workers.0.iter().all(|&pid| exited(pid)) && !hostfile.exists() {

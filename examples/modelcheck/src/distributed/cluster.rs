@@ -9,6 +9,8 @@
 //! error. The connected sockets then go to timely's own send and receive threads
 //! (`initialize_networking_from_sockets`): every message of the search is timely's.
 
+use super::misconfiguration::Misconfiguration;
+use super::wire::Fault;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{Read, Write};
@@ -62,6 +64,21 @@ pub enum ClusterError {
         /// What happened.
         what: String,
     },
+    /// The cluster is set up wrongly, or a peer disagrees on its shape (process count,
+    /// workers, index): a usage error, in numbers.
+    Misconfigured(Misconfiguration),
+    /// A peer sent nothing for longer than `cluster.peer_timeout` while this process waited
+    /// for it (stopped or hung); this process stopped.
+    Silent {
+        /// The peer's process index.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// How long it had been silent.
+        silent: Duration,
+        /// The peer timeout it exceeded.
+        timeout: Duration,
+    },
     /// Something else failed (a socket this process could not open, a worker thread).
     Other(String),
     /// The stop flag was set while this process connected to its peers: nothing was searched.
@@ -77,12 +94,31 @@ impl fmt::Display for ClusterError {
                 address,
                 what,
             } => write!(f, "process {process} ({address}) {what}"),
+            ClusterError::Misconfigured(why) => write!(f, "{why}"),
+            ClusterError::Silent {
+                process,
+                address,
+                silent,
+                timeout,
+            } => write!(
+                f,
+                "process {process} ({address}) sent nothing for {:.1} s (the peer timeout is {} \
+                 s): it is stopped or hung; this process stopped",
+                silent.as_secs_f64(),
+                timeout.as_secs_f64()
+            ),
             ClusterError::Interrupted => f.write_str("interrupted while connecting to the peers"),
         }
     }
 }
 
 impl std::error::Error for ClusterError {}
+
+impl From<Misconfiguration> for ClusterError {
+    fn from(why: Misconfiguration) -> ClusterError {
+        ClusterError::Misconfigured(why)
+    }
+}
 
 impl Cluster {
     /// Processes in the run.
@@ -110,11 +146,12 @@ impl Cluster {
             .map(String::from)
             .collect();
         if addresses.len() != processes {
-            return Err(ClusterError::Usage(format!(
-                "the hostfile {} lists {} addresses; --processes is {processes}",
-                path.display(),
-                addresses.len()
-            )));
+            return Err(Misconfiguration::HostfileCount {
+                path: path.to_path_buf(),
+                listed: addresses.len(),
+                processes,
+            }
+            .into());
         }
         let cluster = Cluster {
             addresses,
@@ -138,11 +175,11 @@ impl Cluster {
             return usage("a cluster needs at least one process".into());
         }
         if self.process >= processes {
-            return usage(format!(
-                "--process {} is out of range: the processes are 0 to {}",
-                self.process,
-                processes - 1
-            ));
+            return Err(Misconfiguration::ProcessOutOfRange {
+                process: self.process,
+                processes,
+            }
+            .into());
         }
         if self.workers == 0 || processes.saturating_mul(self.workers) > MAX_WORKERS {
             return usage(format!(
@@ -163,13 +200,27 @@ impl Cluster {
             }
         }
         if self.sent_filter > crate::distributed::sent::MAX_SLOTS {
-            return usage(format!(
-                "--sent-filter {}: at most {} slots",
-                self.sent_filter,
-                crate::distributed::sent::MAX_SLOTS
-            ));
+            return Err(Misconfiguration::SentFilterTooLarge {
+                slots: self.sent_filter,
+                max: crate::distributed::sent::MAX_SLOTS,
+            }
+            .into());
         }
         Ok(())
+    }
+
+    /// The error of a run this process stopped because of `fault` on its connection to
+    /// `process`.
+    pub(crate) fn stopped_by(&self, process: usize, fault: Fault) -> ClusterError {
+        match fault {
+            Fault::Lost(what) => self.peer_error(process, format!("{what}; this process stopped")),
+            Fault::Silent { silent, timeout } => ClusterError::Silent {
+                process,
+                address: self.addresses[process].clone(),
+                silent,
+                timeout,
+            },
+        }
     }
 
     fn peer_error(&self, process: usize, what: String) -> ClusterError {
@@ -245,10 +296,7 @@ impl Cluster {
                         self.check_hello(&theirs, None, run)?;
                         let peer = theirs.process as usize;
                         if peer <= me || streams[peer].is_some() {
-                            return Err(ClusterError::Usage(format!(
-                                "two processes say they are process {peer}: check the \
-                                 --process of each"
-                            )));
+                            return Err(Misconfiguration::SameProcess { peer }.into());
                         }
                         streams[peer] = Some(stream);
                     }
@@ -333,11 +381,12 @@ impl Cluster {
         let peer = theirs.process as usize;
         let usage = |m: String| Err(ClusterError::Usage(m));
         if theirs.processes as usize != self.processes() {
-            return usage(format!(
-                "process {peer} was started with --processes {}, this one with {}",
-                theirs.processes,
-                self.processes()
-            ));
+            return Err(Misconfiguration::ProcessCount {
+                peer,
+                theirs: theirs.processes as usize,
+                ours: self.processes(),
+            }
+            .into());
         }
         if let Some(dialled) = dialled {
             if peer != dialled {
@@ -349,10 +398,12 @@ impl Cluster {
             }
         }
         if theirs.workers as usize != self.workers {
-            return usage(format!(
-                "process {peer} runs {} workers, this one {}: pass the same --workers",
-                theirs.workers, self.workers
-            ));
+            return Err(Misconfiguration::Workers {
+                peer,
+                theirs: theirs.workers as usize,
+                ours: self.workers,
+            }
+            .into());
         }
         if theirs.run != run {
             return usage(format!(

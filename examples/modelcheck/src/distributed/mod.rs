@@ -36,6 +36,7 @@
 mod checkpoint;
 mod cluster;
 mod messages;
+mod misconfiguration;
 mod outcome;
 mod parcel;
 mod search;
@@ -47,6 +48,7 @@ pub use checkpoint::{read_headers, DistCheckpoints};
 pub use cluster::{
     Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER, MAX_WORKERS,
 };
+pub use misconfiguration::Misconfiguration;
 pub use outcome::{DistributedReport, ProcessStats};
 pub use search::portable_key;
 pub use sent::{SentFilter, MAX_SLOTS as MAX_SENT_FILTER_SLOTS};
@@ -230,11 +232,9 @@ where
     let results = guards.join();
 
     let peer_fault = || {
-        traffic.fault().map(|(process, what)| ClusterError::Peer {
-            process,
-            address: cluster.addresses[process].clone(),
-            what: format!("{what}; this process stopped"),
-        })
+        traffic
+            .fault()
+            .map(|(process, fault)| cluster.stopped_by(process, fault))
     };
     let mut first = None;
     let mut failure = None;
