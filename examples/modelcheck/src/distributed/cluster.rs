@@ -242,8 +242,8 @@ impl Cluster {
         self.connect_until(run, None)
     }
 
-    /// [`connect`](Self::connect), given up with [`ClusterError::Interrupted`] within about
-    /// 50 ms of `stop` becoming true while a peer is awaited (dialled or accepted), instead of
+    /// [`connect`](Self::connect), given up with [`ClusterError::Interrupted`] within about a
+    /// second of `stop` becoming true while a peer is awaited (dialled or accepted), instead of
     /// waiting out `connect_timeout`. A hello exchange already begun is not cut short: it
     /// waits for its peer until the deadline.
     pub fn connect_until(
@@ -282,51 +282,67 @@ impl Cluster {
             *slot = Some(stream);
         }
         if let Some(listener) = listener {
-            while streams[me + 1..].iter().any(Option::is_none) {
-                match listener.accept() {
-                    Ok((mut stream, _)) => {
-                        stream
-                            .set_nonblocking(false)
-                            .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
-                        // A stranger's connection fails its hello and is dropped; the
-                        // processes of the run keep being awaited.
-                        let Ok(theirs) = exchange_hello(&mut stream, &hello, deadline) else {
-                            continue;
-                        };
-                        self.check_hello(&theirs, None, run)?;
-                        let peer = theirs.process as usize;
-                        if peer <= me || streams[peer].is_some() {
-                            return Err(Misconfiguration::SameProcess { peer }.into());
-                        }
-                        streams[peer] = Some(stream);
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        if stopped() {
-                            return Err(ClusterError::Interrupted);
-                        }
-                        if Instant::now() >= deadline {
-                            let missing = (me + 1..self.processes())
-                                .find(|&p| streams[p].is_none())
-                                .unwrap_or(me);
-                            return Err(self.peer_error(
-                                missing,
-                                format!(
-                                    "did not connect within {} s",
-                                    self.connect_timeout.as_secs_f64()
-                                ),
-                            ));
-                        }
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                    Err(e) => return Err(ClusterError::Other(format!("accept: {e}"))),
-                }
-            }
+            self.accept_higher(&listener, &mut streams, &hello, run, deadline, &stopped)?;
         }
         for stream in streams.iter().flatten() {
             let ok = stream.set_read_timeout(None).and(stream.set_nodelay(true));
             ok.map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
         }
         Ok(streams)
+    }
+
+    /// Accepts the processes above this one on `listener` until each has said a matching
+    /// hello, the deadline passes or `stopped` says so.
+    fn accept_higher(
+        &self,
+        listener: &TcpListener,
+        streams: &mut [Option<TcpStream>],
+        hello: &Hello,
+        run: &str,
+        deadline: Instant,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<(), ClusterError> {
+        let me = self.process;
+        while streams[me + 1..].iter().any(Option::is_none) {
+            match listener.accept() {
+                Ok((mut stream, _)) => {
+                    stream
+                        .set_nonblocking(false)
+                        .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+                    // A stranger's connection fails its hello and is dropped; the
+                    // processes of the run keep being awaited.
+                    let Ok(theirs) = exchange_hello(&mut stream, hello, deadline) else {
+                        continue;
+                    };
+                    self.check_hello(&theirs, None, run)?;
+                    let peer = theirs.process as usize;
+                    if peer <= me || streams[peer].is_some() {
+                        return Err(Misconfiguration::SameProcess { peer }.into());
+                    }
+                    streams[peer] = Some(stream);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if stopped() {
+                        return Err(ClusterError::Interrupted);
+                    }
+                    if Instant::now() >= deadline {
+                        let missing = (me + 1..self.processes())
+                            .find(|&p| streams[p].is_none())
+                            .unwrap_or(me);
+                        return Err(self.peer_error(
+                            missing,
+                            format!(
+                                "did not connect within {} s",
+                                self.connect_timeout.as_secs_f64()
+                            ),
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(ClusterError::Other(format!("accept: {e}"))),
+            }
+        }
+        Ok(())
     }
 
     /// Dials `peer` until it answers, the deadline passes or `stopped` says so.
