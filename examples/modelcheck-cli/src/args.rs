@@ -20,7 +20,7 @@ use modelcheck::distributed::{
     DEFAULT_SENT_FILTER, MAX_SENT_FILTER_SLOTS,
 };
 use modelcheck::models::CATALOGUE;
-use modelcheck::{CheckpointError, Header, Mode, Options, Schedule, DEFAULT_MEMORY};
+use modelcheck::{CheckpointError, Header, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -195,7 +195,11 @@ impl CheckArgs {
             })),
             schedule: self.search.schedule,
             mode,
-            memory_bytes: self.storage.memory.or(memory).unwrap_or(DEFAULT_MEMORY),
+            memory_bytes: self
+                .storage
+                .memory
+                .or(memory)
+                .unwrap_or(DEFAULT_MEMORY_BYTES),
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             stop: None,
         })

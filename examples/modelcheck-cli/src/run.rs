@@ -238,7 +238,12 @@ where
     M::State: Serialize + DeserializeOwned,
 {
     let model = Arc::new(model);
-    match distributed::check_with_checkpoints(Arc::clone(&model), options, cluster, checkpoints) {
+    match distributed::check_with_checkpoint_parts(
+        Arc::clone(&model),
+        options,
+        cluster,
+        checkpoints,
+    ) {
         Ok(report) => Ok(print_distributed(&*model, options, &report, out)),
         Err(ClusterError::Usage(message)) => Err(Failed::Usage(message)),
         Err(e @ ClusterError::Misconfigured(_)) => Err(Failed::Usage(cluster_error_text(&e))),

@@ -237,11 +237,11 @@ fn truncated_corrupted_foreign_and_wrong_version_files_are_clear_errors() {
     }
     // Another format version, and a file that is no checkpoint.
     let mut newer = good.clone();
-    newer[8..12].copy_from_slice(&3u32.to_le_bytes());
+    newer[8..12].copy_from_slice(&4u32.to_le_bytes());
     let (status, err) = resume_from(&path, &newer);
     assert_eq!(status, cli::EXIT_ERROR);
     assert!(
-        err.contains("checkpoint format version 3; this checker reads version 2"),
+        err.contains("checkpoint format version 4; this checker reads version 3"),
         "{err}"
     );
     let (status, err) = resume_from(&path, b"modelcheck? no, a text file\n");

@@ -7,7 +7,8 @@
 //! `chunks`: threads claim 256-state chunks from one atomic cursor; `steal`: rayon's
 //! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
 
-use crate::model::{Invariant, Model};
+use crate::expand::{Expansion, Rule};
+use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, TableFull, Visited};
@@ -21,7 +22,10 @@ use std::time::{Duration, Instant};
 
 /// States per unit of work: large enough that claiming one (an atomic add) is noise, small
 /// enough that the last chunks of a level spread over the threads.
-const CHUNK: usize = 256;
+const CHUNK_STATES: usize = 256;
+
+/// The default bytes of visited storage ([`Options::memory_bytes`]): 256 MiB.
+pub const DEFAULT_MEMORY_BYTES: usize = 256 << 20;
 
 /// How the threads share a level's frontier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +66,6 @@ impl FromStr for Schedule {
     }
 }
 
-/// The default visited storage, [`Options::memory_bytes`]: 256 MiB.
-pub const DEFAULT_MEMORY: usize = 256 << 20;
-
 /// How to check a model: the search, and the storage of the states it has seen.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -103,7 +104,7 @@ impl Default for Options {
             reporter: None,
             schedule: Schedule::Chunks,
             mode: Mode::Fp64,
-            memory_bytes: DEFAULT_MEMORY,
+            memory_bytes: DEFAULT_MEMORY_BYTES,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
         }
@@ -210,11 +211,11 @@ struct Found<S> {
     failure: Failure,
     state: S,
     /// How to find it in the trace log.
-    link: Link,
+    at: LogPosition,
 }
 
-/// Where a failing state sits.
-enum Link {
+/// Where a failing state sits in the trace log.
+enum LogPosition {
     /// The failing state is state `.0` of its level.
     Logged(usize),
     /// The failing state is successor `.1` of state `.0` of the previous level.
@@ -251,8 +252,7 @@ impl<M: Model> Local<M> {
 struct Shared<'a, M: Model> {
     model: &'a M,
     visited: &'a Visited<M::State>,
-    invariants: Vec<Invariant<M::State>>,
-    deadlock_is_error: bool,
+    rule: Rule<M>,
     /// Whether one state may come back `New` to two threads (bitstate under races).
     dedup: bool,
     /// Set when an error was found or the search cannot go on.
@@ -292,38 +292,29 @@ impl<M: Model> Shared<'_, M> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    fn violated(&self, state: &M::State) -> Option<&'static str> {
-        self.invariants
-            .iter()
-            .find(|inv| !(inv.holds)(state))
-            .map(|inv| inv.name)
-    }
-
     /// Expands state `index` (at `depth`) into `local`.
     fn expand(&self, depth: usize, index: usize, state: &M::State, local: &mut Local<M>) {
-        local.successors.clear();
-        self.model.successors(state, &mut local.successors);
-        let successors = &local.successors;
-        if successors.is_empty() && self.deadlock_is_error {
-            self.report(Found {
-                depth,
-                failure: Failure::Deadlock,
-                state: state.clone(),
-                link: Link::Logged(index),
-            });
-            return;
+        let expanded = self.rule.expand(
+            self.model,
+            state,
+            &mut local.successors,
+            &mut local.transitions,
+        );
+        match expanded {
+            Ok(Expansion::Successors) => {}
+            Ok(Expansion::Deadlock) => {
+                return self.report(Found {
+                    depth,
+                    failure: Failure::Deadlock,
+                    state: state.clone(),
+                    at: LogPosition::Logged(index),
+                })
+            }
+            Err(too_many) => return self.fail(Verdict::Error(too_many)),
         }
-        if successors.len() > u16::MAX as usize {
-            self.fail(Verdict::Error(format!(
-                "a state has {} successors; the trace log records at most {}",
-                successors.len(),
-                u16::MAX
-            )));
-            return;
-        }
-        local.transitions += successors.len() as u64;
         // Hash every successor and prefetch its table line first, so the cache misses of the
         // inserts overlap instead of queueing.
+        let successors = &local.successors;
         local.keys.clear();
         for (_, next) in successors {
             let key = self.visited.key(next);
@@ -334,12 +325,12 @@ impl<M: Model> Shared<'_, M> {
             match self.visited.insert(next, *key) {
                 Ok(false) => {}
                 Ok(true) => {
-                    if let Some(name) = self.violated(next) {
+                    if let Some(failure) = self.rule.check_new(next) {
                         self.report(Found {
                             depth: depth + 1,
-                            failure: Failure::Invariant(name),
+                            failure,
                             state: next.clone(),
-                            link: Link::Child(index, k as u16),
+                            at: LogPosition::Child(index, k as u16),
                         });
                     }
                     if self.dedup {
@@ -349,10 +340,7 @@ impl<M: Model> Shared<'_, M> {
                     local.links.parent.push(index as u32);
                     local.links.ordinal.push(k as u16);
                 }
-                Err(full) => {
-                    self.fail(Verdict::Full(full));
-                    return;
-                }
+                Err(full) => return self.fail(Verdict::Full(full)),
             }
         }
     }
@@ -382,8 +370,7 @@ pub fn search<M: Model>(
     let shared = Shared {
         model,
         visited,
-        invariants: model.invariants(),
-        deadlock_is_error: config.deadlock && model.deadlock_is_error(),
+        rule: Rule::new(model, config.deadlock),
         dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
         interrupt: config.stop.as_deref(),
@@ -391,90 +378,24 @@ pub fn search<M: Model>(
         error: Mutex::new(None),
     };
     let threads = config.threads.max(1);
-    let pool = match config.schedule {
-        Schedule::Steal => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => Some(pool),
-            Err(e) => {
-                return Outcome {
-                    stats: Stats::default(),
-                    verdict: Verdict::Error(format!("could not start {threads} threads: {e}")),
-                }
+    let pool = match thread_pool(config.schedule, threads) {
+        Ok(pool) => pool,
+        Err(e) => {
+            return Outcome {
+                stats: Stats::default(),
+                verdict: Verdict::Error(e),
             }
-        },
-        Schedule::Chunks => None,
-    };
-    let (mut stats, mut frontier, mut log) = match resume {
-        Some(Resume {
-            stats,
-            frontier,
-            log,
-        }) => (
-            Stats {
-                elapsed_before: stats.elapsed,
-                elapsed: Duration::ZERO,
-                resumed_from: Some(stats.depth),
-                cut_short: None,
-                ..stats
-            },
-            frontier,
-            log,
-        ),
-        None => {
-            let (frontier, log) = initial_level(&shared);
-            let stats = Stats {
-                states: frontier.len() as u64,
-                ..Stats::default()
-            };
-            (stats, frontier, log)
         }
     };
-
+    let (mut stats, mut frontier, mut log) = start(&shared, resume);
     while !frontier.is_empty() && !shared.halted() {
         if config.max_depth.is_some_and(|max| stats.depth >= max) {
             break;
         }
         let locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
-
-        // The next level: the threads' parts, concatenated, links in the same order.
-        let width: usize = locals.iter().map(|l| l.next.len()).sum();
-        if width > u32::MAX as usize {
-            shared.fail(Verdict::Error(format!(
-                "level {} holds {width} states; the trace log indexes at most {}",
-                stats.depth + 1,
-                u32::MAX
-            )));
+        let Some((next, links)) = next_level(&shared, locals, &mut stats) else {
             break;
-        }
-        let mut next_keys = Vec::new();
-        let mut next = Vec::with_capacity(width);
-        let mut links = LevelLinks {
-            parent: Vec::with_capacity(width),
-            ordinal: Vec::with_capacity(width),
         };
-        let mut transitions = 0;
-        for local in locals {
-            transitions += local.transitions;
-            next.extend(local.next);
-            next_keys.extend(local.next_keys);
-            links.parent.extend(local.links.parent);
-            links.ordinal.extend(local.links.ordinal);
-        }
-        let duplicates = if shared.dedup {
-            dedup_level(&mut next, &mut links, &next_keys)
-        } else {
-            0
-        };
-        if shared.halted() {
-            // Some of the level's chunks were not expanded: count it apart.
-            stats.cut_short = Some(CutShort {
-                level: stats.depth + 1,
-                states: next.len() as u64,
-                transitions,
-            });
-            break;
-        }
-        stats.transitions += transitions;
-        stats.duplicates += duplicates;
         let width = next.len();
         let frontier_bytes =
             (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
@@ -499,25 +420,101 @@ pub fn search<M: Model>(
     }
     stats.elapsed = started.elapsed();
     stats.trace_bytes = log.memory_bytes();
+    outcome(shared, stats, frontier.is_empty(), &log)
+}
 
-    if let Some(mut error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        if let Verdict::Full(full) = &mut error {
-            // One number, the same in every run that fills up in this level.
-            full.level = stats.depth + 1;
-            full.states = stats.states;
-        }
-        return Outcome {
-            stats,
-            verdict: error,
-        };
+/// rayon's pool for [`Schedule::Steal`]; none for [`Schedule::Chunks`].
+fn thread_pool(schedule: Schedule, threads: usize) -> Result<Option<rayon::ThreadPool>, String> {
+    match schedule {
+        Schedule::Steal => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map(Some)
+            .map_err(|e| format!("could not start {threads} threads: {e}")),
+        Schedule::Chunks => Ok(None),
     }
-    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(found) => counterexample(model, &log, found),
-        None if frontier.is_empty() => Verdict::Complete,
-        None if shared.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) => Verdict::Interrupted,
-        None => Verdict::DepthLimit,
+}
+
+/// The counts, level to expand and trace log a search starts from: `resume`'s, or level 0.
+fn start<M: Model>(
+    shared: &Shared<'_, M>,
+    resume: Option<Resume<M::State>>,
+) -> (Stats, Vec<M::State>, TraceLog) {
+    match resume {
+        Some(Resume {
+            stats,
+            frontier,
+            log,
+        }) => (
+            Stats {
+                elapsed_before: stats.elapsed,
+                elapsed: Duration::ZERO,
+                resumed_from: Some(stats.depth),
+                cut_short: None,
+                ..stats
+            },
+            frontier,
+            log,
+        ),
+        None => {
+            let (frontier, log) = initial_level(shared);
+            let stats = Stats {
+                states: frontier.len() as u64,
+                ..Stats::default()
+            };
+            (stats, frontier, log)
+        }
+    }
+}
+
+/// The next level from the threads' parts: concatenated, links in the same order, its
+/// transitions and racing duplicates counted in `stats`. `None` when the search stops in its
+/// middle (what it had added goes to [`Stats::cut_short`]) or it is too wide for the log.
+fn next_level<M: Model>(
+    shared: &Shared<'_, M>,
+    locals: Vec<Local<M>>,
+    stats: &mut Stats,
+) -> Option<(Vec<M::State>, LevelLinks)> {
+    let width: usize = locals.iter().map(|l| l.next.len()).sum();
+    if width > u32::MAX as usize {
+        shared.fail(Verdict::Error(format!(
+            "level {} holds {width} states; the trace log indexes at most {}",
+            stats.depth + 1,
+            u32::MAX
+        )));
+        return None;
+    }
+    let mut next_keys = Vec::new();
+    let mut next = Vec::with_capacity(width);
+    let mut links = LevelLinks {
+        parent: Vec::with_capacity(width),
+        ordinal: Vec::with_capacity(width),
     };
-    Outcome { stats, verdict }
+    let mut transitions = 0;
+    for local in locals {
+        transitions += local.transitions;
+        next.extend(local.next);
+        next_keys.extend(local.next_keys);
+        links.parent.extend(local.links.parent);
+        links.ordinal.extend(local.links.ordinal);
+    }
+    let duplicates = if shared.dedup {
+        dedup_level(&mut next, &mut links, &next_keys)
+    } else {
+        0
+    };
+    if shared.halted() {
+        // Some of the level's chunks were not expanded: count it apart.
+        stats.cut_short = Some(CutShort {
+            level: stats.depth + 1,
+            states: next.len() as u64,
+            transitions,
+        });
+        return None;
+    }
+    stats.transitions += transitions;
+    stats.duplicates += duplicates;
+    Some((next, links))
 }
 
 /// Tells `reporter` of the level `stats.depth` just searched, of `width` new states.
@@ -532,6 +529,35 @@ fn report_level(reporter: Option<&dyn Reporter>, stats: &Stats, width: usize) {
     }
 }
 
+/// How the search ended, once it has: an error, a counterexample (rebuilt from `log` and
+/// replayed), or why it stopped without one (`exhausted`: no level left to expand).
+fn outcome<M: Model>(
+    shared: Shared<'_, M>,
+    stats: Stats,
+    exhausted: bool,
+    log: &TraceLog,
+) -> Outcome<M> {
+    let (interrupted, model) = (shared.interrupted(), shared.model);
+    if let Some(mut error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Verdict::Full(full) = &mut error {
+            // One number, the same in every run that fills up in this level.
+            full.level = stats.depth + 1;
+            full.states = stats.states;
+        }
+        return Outcome {
+            stats,
+            verdict: error,
+        };
+    }
+    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(found) => counterexample(model, log, found),
+        None if exhausted => Verdict::Complete,
+        None if interrupted => Verdict::Interrupted,
+        None => Verdict::DepthLimit,
+    };
+    Outcome { stats, verdict }
+}
+
 /// Level 0: the distinct initial states, and the log that starts with their links.
 fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) {
     let visited = shared.visited;
@@ -540,12 +566,12 @@ fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) 
     for (i, state) in shared.model.initial_states().into_iter().enumerate() {
         match visited.insert(&state, visited.key(&state)) {
             Ok(true) => {
-                if let Some(name) = shared.violated(&state) {
+                if let Some(failure) = shared.rule.check_new(&state) {
                     shared.report(Found {
                         depth: 0,
-                        failure: Failure::Invariant(name),
+                        failure,
                         state: state.clone(),
-                        link: Link::Initial(i),
+                        at: LogPosition::Initial(i),
                     });
                 }
                 frontier.push(state);
@@ -574,11 +600,11 @@ fn expand_level<M: Model>(
     match pool {
         None if threads == 1 => {
             let mut local = Local::new();
-            for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
+            for (c, chunk) in frontier.chunks(CHUNK_STATES).enumerate() {
                 if shared.halted() {
                     break;
                 }
-                shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                shared.expand_chunk(depth, c * CHUNK_STATES, chunk, &mut local);
             }
             vec![local]
         }
@@ -590,11 +616,11 @@ fn expand_level<M: Model>(
                         scope.spawn(|| {
                             let mut local = Local::new();
                             while !shared.halted() {
-                                let first = cursor.fetch_add(CHUNK, Ordering::Relaxed);
+                                let first = cursor.fetch_add(CHUNK_STATES, Ordering::Relaxed);
                                 if first >= frontier.len() {
                                     break;
                                 }
-                                let end = (first + CHUNK).min(frontier.len());
+                                let end = (first + CHUNK_STATES).min(frontier.len());
                                 shared.expand_chunk(
                                     depth,
                                     first,
@@ -611,11 +637,11 @@ fn expand_level<M: Model>(
         }
         Some(pool) => pool.install(|| {
             frontier
-                .par_chunks(CHUNK)
+                .par_chunks(CHUNK_STATES)
                 .enumerate()
                 .fold(Local::new, |mut local, (c, chunk)| {
                     if !shared.halted() {
-                        shared.expand_chunk(depth, c * CHUNK, chunk, &mut local);
+                        shared.expand_chunk(depth, c * CHUNK_STATES, chunk, &mut local);
                     }
                     local
                 })
@@ -656,15 +682,16 @@ fn dedup_level<S>(next: &mut Vec<S>, links: &mut LevelLinks, keys: &[StateHash])
 
 /// Rebuilds and replays the trace to `found`.
 fn counterexample<M: Model>(model: &M, log: &TraceLog, found: Found<M::State>) -> Verdict<M> {
-    let path = match found.link {
-        Link::Initial(i) => Some((i, Vec::new())),
-        Link::Logged(index) => log.path_to(found.depth, index),
-        Link::Child(parent, k) => log
-            .path_to(found.depth - 1, parent)
-            .map(|(i, mut ordinals)| {
-                ordinals.push(k);
-                (i, ordinals)
-            }),
+    let path = match found.at {
+        LogPosition::Initial(i) => Some((i, Vec::new())),
+        LogPosition::Logged(index) => log.path_to(found.depth, index),
+        LogPosition::Child(parent, k) => {
+            log.path_to(found.depth - 1, parent)
+                .map(|(i, mut ordinals)| {
+                    ordinals.push(k);
+                    (i, ordinals)
+                })
+        }
     };
     let Some((initial, ordinals)) = path else {
         return Verdict::Error("the trace log has no path to the failing state".into());

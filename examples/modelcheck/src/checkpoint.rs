@@ -1,9 +1,11 @@
 //! Checkpoints: a search saved at a BFS level boundary, and resumed from it.
 //!
-//! # File format (version 2)
+//! # File format (version 3)
 //!
-//! Integers are little-endian; the parts after the version are bincode 1 with fixed-width
-//! integers ([`codec`]), except the visited storage.
+//! Integers are little-endian; the header and the progress are each a frame (their length,
+//! then the value in postcard: serde, varint integers; see `frame.rs`), and so is the exact
+//! mode's visited storage. Version 2 (bincode 1, fixed-width integers) is refused as an older
+//! format.
 //!
 //! | part | what |
 //! |---|---|
@@ -27,12 +29,12 @@
 
 use crate::bfs::{self, Boundary, Options, Outcome, Resume, Stats, Verdict};
 use crate::check::{Report, Saved};
+use crate::frame::{self, FrameError};
 use crate::model::Model;
 use crate::reporter::{CheckpointWritten, Reporter, Warning};
 use crate::size::size_text;
 use crate::trace::TraceLog;
 use crate::visited::{Mode, Visited};
-use bincode::Options as _;
 use searchcache::persist::{ChecksumReader, ChecksumWriter};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -46,19 +48,13 @@ use std::time::{Duration, Instant};
 const MAGIC: [u8; 8] = *b"mcheckpt";
 
 /// The checkpoint format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The last format whose parts were bincode 1: refused as an older format.
+const LAST_BINCODE_VERSION: u32 = 2;
 
 /// The checker's version, in every header: a checkpoint resumes only in the same version.
 pub const CHECKER_VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// bincode with fixed-width little-endian integers, reading at most `limit` bytes (so a
-/// corrupted length cannot make it read, or allocate for, more than the file holds).
-pub fn codec(limit: u64) -> impl bincode::Options + Copy {
-    bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .with_little_endian()
-        .with_limit(limit)
-}
 
 /// What a checkpoint is of: compared with the run that resumes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -354,13 +350,12 @@ where
     // The file's parts, in order, flushed and fsynced.
     let write_parts = || -> Result<(), String> {
         let io = |e: io::Error| format!("cannot write {}: {e}", tmp.display());
-        let encode = |e: bincode::Error| format!("cannot write {}: {e}", tmp.display());
         let file = File::create(tmp).map_err(io)?;
         let mut out = ChecksumWriter::new(BufWriter::with_capacity(1 << 20, file));
         out.write_all(&MAGIC).map_err(io)?;
         out.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-        write_part(&mut out, header).map_err(encode)?;
-        write_part(&mut out, progress).map_err(encode)?;
+        write_part(&mut out, header).map_err(io)?;
+        write_part(&mut out, progress).map_err(io)?;
         visited
             .save(&mut out)
             .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
@@ -399,10 +394,10 @@ pub fn discard(path: &Path) {
     let _ = std::fs::remove_file(temporary(path));
 }
 
-/// `value` in bincode, then its CRC-32.
-fn write_part<T: Serialize>(out: &mut impl Write, value: &T) -> Result<(), bincode::Error> {
+/// `value` as a frame (postcard), then its CRC-32.
+fn write_part<T: Serialize>(out: &mut impl Write, value: &T) -> io::Result<()> {
     let mut part = ChecksumWriter::new(out);
-    codec(u64::MAX).serialize_into(&mut part, value)?;
+    frame::write(&mut part, value)?;
     part.finish()?;
     Ok(())
 }
@@ -415,9 +410,7 @@ fn read_part<T: DeserializeOwned>(
     limit: u64,
 ) -> Result<T, CheckpointError> {
     let mut part = ChecksumReader::new(input);
-    let value = codec(limit)
-        .deserialize_from(&mut part)
-        .map_err(|e| decode_error(path, name, e))?;
+    let value = frame::read(&mut part, limit).map_err(|e| decode_error(path, name, e))?;
     part.finish()
         .map_err(|e| unreadable(path, format!("its {name}: {e}")))?;
     Ok(value)
@@ -437,13 +430,11 @@ pub fn unreadable(path: &Path, why: impl fmt::Display) -> CheckpointError {
     CheckpointError::Unreadable(format!("cannot resume from {}: {why}", path.display()))
 }
 
-/// bincode's errors, with a short input named as such.
-fn decode_error(path: &Path, part: &str, e: bincode::Error) -> CheckpointError {
-    match &*e {
-        bincode::ErrorKind::Io(io) if io.kind() == io::ErrorKind::UnexpectedEof => {
-            unreadable(path, format!("the file is truncated (in its {part})"))
-        }
-        _ => unreadable(path, format!("its {part} is corrupted ({e})")),
+/// A frame's errors, with a short input named as such.
+fn decode_error(path: &Path, part: &str, e: FrameError) -> CheckpointError {
+    match e {
+        FrameError::Truncated => unreadable(path, format!("the file is truncated (in its {part})")),
+        FrameError::Corrupted(e) => unreadable(path, format!("its {part} is corrupted ({e})")),
     }
 }
 
@@ -470,6 +461,16 @@ fn read_prefix(input: &mut Input, path: &Path, limit: u64) -> Result<Header, Che
         return Err(unreadable(path, "not a modelcheck checkpoint (bad magic)"));
     }
     let version = u32::from_le_bytes(version);
+    if version <= LAST_BINCODE_VERSION {
+        return Err(unreadable(
+            path,
+            format!(
+                "checkpoint format version {version} is an older format (bincode, before \
+                 modelcheck's checkpoints moved to postcard); this checker reads version \
+                 {FORMAT_VERSION}: resume it with the modelcheck that wrote it, or start again"
+            ),
+        ));
+    }
     if version != FORMAT_VERSION {
         return Err(unreadable(
             path,

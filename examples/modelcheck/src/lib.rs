@@ -55,11 +55,14 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: model, reporter, regular_file, resident, size; trace; visited; bfs; check; checkpoint; models, distributed.
+// it: model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
+// checkpoint; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
+mod expand;
+mod frame;
 mod model;
 pub mod models;
 mod regular_file;
@@ -69,11 +72,11 @@ mod size;
 mod trace;
 mod visited;
 
-pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY};
+pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY_BYTES};
 pub use check::{check, Report, Saved};
 pub use checkpoint::{
     check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
-    Header, Part,
+    Header, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
 pub use model::{Invariant, Model};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};

@@ -1,8 +1,7 @@
 //! Where the checker remembers which states it has seen, behind one small interface: full
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
-use crate::checkpoint::codec;
-use bincode::Options as _;
+use crate::frame::{self, FrameError, FrameReader};
 use searchcache::{
     omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash,
 };
@@ -351,29 +350,15 @@ impl<S: Hash + Eq + Clone> Visited<S> {
 impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
     /// Writes the storage to `w`, while no insert runs (between BFS levels): the crate's own
     /// format for the compacted modes ([`searchcache::persist`]: versioned, checksummed), the
-    /// count and then every state (bincode) for the exact mode.
+    /// count and then every state, in one frame (postcard, see `frame.rs`), for the exact
+    /// mode.
     pub fn save(&self, w: &mut dyn Write) -> Result<(), String> {
         let crate_error = |e: searchcache::Error| e.to_string();
         match self {
             Visited::Fp64(set) => set.save(w).map_err(crate_error),
             Visited::Fp32(set) => set.save(w).map_err(crate_error),
             Visited::Bitstate(bits) => bits.save(w).map_err(crate_error),
-            Visited::Exact(set) => {
-                let codec = codec(u64::MAX);
-                let (count, _) = set.len_and_buckets();
-                codec
-                    .serialize_into(&mut *w, &count)
-                    .map_err(|e| e.to_string())?;
-                for shard in &set.shards {
-                    let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
-                    for state in shard.iter() {
-                        codec
-                            .serialize_into(&mut *w, state)
-                            .map_err(|e| e.to_string())?;
-                    }
-                }
-                Ok(())
-            }
+            Visited::Exact(set) => frame::write(w, &ExactStates(set)).map_err(|e| e.to_string()),
         }
     }
 
@@ -402,11 +387,15 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
                 Visited::Bitstate(bits)
             }
             Mode::Exact => {
-                let codec = codec(limit);
+                let frame_error = |e: FrameError| match e {
+                    FrameError::Truncated => "the file is truncated".to_string(),
+                    FrameError::Corrupted(why) => why,
+                };
                 let set = ExactSet::new(memory_bytes);
-                let count: u64 = codec.deserialize_from(&mut *r).map_err(|e| e.to_string())?;
+                let mut states = FrameReader::open(r, limit).map_err(frame_error)?;
+                let count: u64 = states.next().map_err(frame_error)?;
                 for _ in 0..count {
-                    let state: S = codec.deserialize_from(&mut *r).map_err(|e| e.to_string())?;
+                    let state: S = states.next().map_err(frame_error)?;
                     let key = StateHash::of(&state);
                     match set.insert(&state, key) {
                         Ok(true) => {}
@@ -416,6 +405,7 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
                         }
                     }
                 }
+                states.close().map_err(frame_error)?;
                 Visited::Exact(set)
             }
         })
@@ -430,6 +420,26 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
             Visited::Bitstate(bits) => bits.len() as u64,
             Visited::Exact(set) => set.len_and_buckets().0,
         }
+    }
+}
+
+/// The exact set as one value: its count (`u64`), then every state, shard by shard (a tuple,
+/// so postcard writes no length of its own).
+struct ExactStates<'a, S>(&'a ExactSet<S>);
+
+impl<S: Hash + Eq + Serialize> Serialize for ExactStates<'_, S> {
+    fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        use serde::ser::SerializeTuple;
+        let (count, _) = self.0.len_and_buckets();
+        let mut tuple = serializer.serialize_tuple(1 + count as usize)?;
+        tuple.serialize_element(&count)?;
+        for shard in &self.0.shards {
+            let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+            for state in shard.iter() {
+                tuple.serialize_element(state)?;
+            }
+        }
+        tuple.end()
     }
 }
 

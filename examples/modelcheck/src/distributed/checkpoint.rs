@@ -23,7 +23,7 @@
 //! `DIR/process-I-of-N-worker-J-of-W.mcheckpt` with W workers per process.
 
 use super::messages::Totals;
-use super::search::Links;
+use super::owned::Links;
 use crate::bfs::Options;
 use crate::check::Saved;
 use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part};

@@ -35,9 +35,12 @@
 
 mod checkpoint;
 mod cluster;
+mod dataflow;
+mod expansion;
 mod messages;
 mod misconfiguration;
 mod outcome;
+mod owned;
 mod parcel;
 mod search;
 mod sent;
@@ -59,7 +62,9 @@ use crate::model::Model;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::sync::Arc;
-use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::initialize::{
+    initialize_networking_from_sockets, CommsGuard,
+};
 use timely::communication::allocator::ProcessBuilder;
 use timely::communication::{AllocatorBuilder, Hooks};
 use wire::{Counted, Traffic};
@@ -104,19 +109,19 @@ where
     M: Model,
     M::State: Serialize + DeserializeOwned,
 {
-    check_with_checkpoints(model, options, cluster, &DistCheckpoints::default())
+    check_with_checkpoint_parts(model, options, cluster, &DistCheckpoints::default())
 }
 
-/// [`check`] with checkpoints ([`DistCheckpoints`]): every worker of this process reads its part
-/// from `checkpoints.resume_from` before any peer is contacted (the resumed run reports what an
-/// uninterrupted one reports), and saves its part to `checkpoints.save_to` at the level
-/// boundaries every worker agrees on.
+/// [`check`] with checkpoint parts ([`DistCheckpoints`]: one file per worker): every worker of this
+/// process reads its part from `checkpoints.resume_from` before any peer is contacted (the
+/// resumed run reports what an uninterrupted one reports), and saves its part to
+/// `checkpoints.save_to` at the level boundaries every worker agrees on.
 ///
 /// Errors, as [`check`]'s, and before any connection: a part of another run, N, process,
 /// model, size, mode or options (a [`ClusterError::Usage`]), a missing or unreadable part, a
 /// `save_to` that cannot be written. Processes whose parts are of different levels refuse each
 /// other in their handshake (a usage error).
-pub fn check_with_checkpoints<M>(
+pub fn check_with_checkpoint_parts<M>(
     model: impl Into<Arc<M>>,
     options: &Options,
     cluster: &Cluster,
@@ -128,75 +133,17 @@ where
 {
     let model: Arc<M> = model.into();
     cluster.validate()?;
-    let workers = cluster.workers;
-    let peers = cluster.processes() * workers;
-    let parts = || checkpoint::parts_of(cluster.process, cluster.processes(), workers);
-    let checkpoint_error = |e: crate::checkpoint::CheckpointError| match e {
-        crate::checkpoint::CheckpointError::Unreadable(why) => ClusterError::Other(why),
-        other => ClusterError::Usage(other.to_string()),
-    };
-    if let Some(dir) = &checkpoints.save_to {
-        for part in parts() {
-            checkpoint::check_save_dir(dir, part).map_err(checkpoint_error)?;
-        }
-    }
-    let mut description = run_description(&*model, options);
-    let mut resumed = Vec::with_capacity(workers);
-    if let Some(dir) = &checkpoints.resume_from {
-        checkpoint::read_headers(dir, cluster.processes(), Some(cluster.process), workers)
-            .map_err(checkpoint_error)?;
-        for part in parts() {
-            let r = checkpoint::read_part(dir, part, &*model, options, peers)
-                .map_err(checkpoint_error)?;
-            resumed.push(Some(r));
-        }
-        // Parts of different levels must not meet: the handshake compares this.
-        if let Some(Some(r)) = resumed.first() {
-            description += &format!(
-                " resumed-depth={} states={}",
-                r.header.depth, r.header.states
-            );
-        }
-    } else {
-        resumed.resize_with(workers, || None);
-    }
-    let resumed = Arc::new(std::sync::Mutex::new(resumed));
+    let (resumed, description) = read_parts(&*model, options, cluster, checkpoints)?;
     let traffic = Arc::new(Traffic::default());
-    let (builders, comms) = if cluster.processes() == 1 {
-        let (builders, _) = timely::CommunicationConfig::Process(workers)
-            .try_build()
-            .map_err(ClusterError::Other)?;
-        (builders, None)
-    } else {
-        let streams = cluster.connect_until(&description, options.stop.as_deref())?;
-        let mut counted = Vec::new();
-        for (peer, stream) in streams.into_iter().enumerate() {
-            counted.push(match stream {
-                Some(stream) => {
-                    let copy = stream
-                        .try_clone()
-                        .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
-                    traffic.keep(copy);
-                    Some(Counted::new(stream, peer, Arc::clone(&traffic)))
-                }
-                None => None,
-            });
-        }
-        let hooks = Hooks::default();
-        let local = ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), None);
-        let (tcp, comms) =
-            initialize_networking_from_sockets(local, counted, cluster.process, workers, hooks)
-                .map_err(|e| ClusterError::Other(format!("timely networking: {e}")))?;
-        let builders = tcp.into_iter().map(AllocatorBuilder::Tcp).collect();
-        (builders, Some(comms))
-    };
-
-    let sent_filter = cluster.sent_filter;
-    let peer_timeout = cluster.peer_timeout;
+    let (builders, comms) =
+        communication(cluster, &description, &traffic, options.stop.as_deref())?;
+    let workers = cluster.workers;
+    let (sent_filter, peer_timeout) = (cluster.sent_filter, cluster.peer_timeout);
     let checkpoints = checkpoints.clone();
     let shared_model = Arc::clone(&model);
     let shared_traffic = Arc::clone(&traffic);
     let options = options.clone();
+    let resumed = std::sync::Mutex::new(resumed);
     let guards = timely::execute::execute_from(
         builders,
         Box::new(()),
@@ -229,8 +176,114 @@ where
         },
     )
     .map_err(ClusterError::Other)?;
-    let results = guards.join();
+    let first = first_result(guards.join(), cluster, &traffic, comms)?;
+    Ok(DistributedReport {
+        report: first.report,
+        processes: first.processes,
+        workers,
+    })
+}
 
+/// What a worker of this process resumes from: its checkpoint part, when the run resumes.
+type ResumedParts<S> = Vec<Option<checkpoint::Resumed<S>>>;
+
+/// Checks that `checkpoints.save_to` can hold this process's parts, and reads the parts it
+/// resumes (each checked before any peer is contacted). Returns them, one per worker, with
+/// the run's description for the handshake (which names the resumed level, so that parts of
+/// different levels do not meet).
+fn read_parts<M>(
+    model: &M,
+    options: &Options,
+    cluster: &Cluster,
+    checkpoints: &DistCheckpoints,
+) -> Result<(ResumedParts<M::State>, String), ClusterError>
+where
+    M: Model,
+    M::State: Serialize + DeserializeOwned,
+{
+    let workers = cluster.workers;
+    let peers = cluster.processes() * workers;
+    let parts = || checkpoint::parts_of(cluster.process, cluster.processes(), workers);
+    let checkpoint_error = |e: crate::checkpoint::CheckpointError| match e {
+        crate::checkpoint::CheckpointError::Unreadable(why) => ClusterError::Other(why),
+        other => ClusterError::Usage(other.to_string()),
+    };
+    if let Some(dir) = &checkpoints.save_to {
+        for part in parts() {
+            checkpoint::check_save_dir(dir, part).map_err(checkpoint_error)?;
+        }
+    }
+    let mut description = run_description(model, options);
+    let Some(dir) = &checkpoints.resume_from else {
+        return Ok(((0..workers).map(|_| None).collect(), description));
+    };
+    checkpoint::read_headers(dir, cluster.processes(), Some(cluster.process), workers)
+        .map_err(checkpoint_error)?;
+    let mut resumed = Vec::with_capacity(workers);
+    for part in parts() {
+        let r =
+            checkpoint::read_part(dir, part, model, options, peers).map_err(checkpoint_error)?;
+        resumed.push(Some(r));
+    }
+    if let Some(Some(r)) = resumed.first() {
+        description += &format!(
+            " resumed-depth={} states={}",
+            r.header.depth, r.header.states
+        );
+    }
+    Ok((resumed, description))
+}
+
+/// Timely's communication for this process's workers: threads of one process, or the
+/// cluster's sockets (connected and checked by [`Cluster::connect_until`], given up when
+/// `stop` is set), counted in `traffic`.
+/// The second value holds timely's send and receive threads, when there are sockets.
+fn communication(
+    cluster: &Cluster,
+    description: &str,
+    traffic: &Arc<Traffic>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<(Vec<AllocatorBuilder>, Option<CommsGuard>), ClusterError> {
+    if cluster.processes() == 1 {
+        let (builders, _) = timely::CommunicationConfig::Process(cluster.workers)
+            .try_build()
+            .map_err(ClusterError::Other)?;
+        return Ok((builders, None));
+    }
+    let streams = cluster.connect_until(description, stop)?;
+    let mut counted = Vec::new();
+    for (peer, stream) in streams.into_iter().enumerate() {
+        counted.push(match stream {
+            Some(stream) => {
+                let copy = stream
+                    .try_clone()
+                    .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+                traffic.keep(copy);
+                Some(Counted::new(stream, peer, Arc::clone(traffic)))
+            }
+            None => None,
+        });
+    }
+    let hooks = Hooks::default();
+    let local = ProcessBuilder::new_typed_vector(cluster.workers, hooks.refill.clone(), None);
+    let (tcp, comms) =
+        initialize_networking_from_sockets(local, counted, cluster.process, cluster.workers, hooks)
+            .map_err(|e| ClusterError::Other(format!("timely networking: {e}")))?;
+    let builders = tcp.into_iter().map(AllocatorBuilder::Tcp).collect();
+    Ok((builders, Some(comms)))
+}
+
+/// What one worker's closure returns: the report on the process's first worker, or an error.
+type WorkerOutcome<M> = Result<Option<search::WorkerResult<M>>, String>;
+
+/// The result of this process's first worker, once every worker has ended; the first failure
+/// otherwise (a lost peer named, when there is one).
+fn first_result<M: Model>(
+    results: Vec<Result<WorkerOutcome<M>, String>>,
+    cluster: &Cluster,
+    traffic: &Traffic,
+    comms: Option<CommsGuard>,
+) -> Result<search::WorkerResult<M>, ClusterError> {
     let peer_fault = || {
         traffic
             .fault()
@@ -267,10 +320,5 @@ where
                 .unwrap_or_else(|| ClusterError::Other("a communication thread failed".into())));
         }
     }
-    let result = first.ok_or_else(|| ClusterError::Other("no worker reported".into()))?;
-    Ok(DistributedReport {
-        report: result.report,
-        processes: result.processes,
-        workers,
-    })
+    first.ok_or_else(|| ClusterError::Other("no worker reported".into()))
 }

@@ -1,7 +1,7 @@
-//! The successors' exchange: successors travel to their owner in parcels of up to [`BATCH`]
+//! The successors' exchange: successors travel to their owner in parcels of up to [`RECORDS_PER_PARCEL`]
 //! records for one worker, already encoded. A record is the state's bincode encoding, the very
 //! bytes its sender hashed for its portable key, followed by the bincode encoding of its trace
-//! [`Link`]. The owner hashes the bytes as they arrived (its key is the sender's without
+//! [`ParcelLink`]. The owner hashes the bytes as they arrived (its key is the sender's without
 //! serializing the state again) and decodes the state and link from them.
 //!
 //! Why not timely's `Vec` of records with a per-record exchange function: the sender has the
@@ -12,10 +12,10 @@
 //! hands it whole to the worker it is for.
 //!
 //! [`Parcels`] is the container builder of the successors' input: it fills one parcel per
-//! destination and hands out each one when it holds [`BATCH`] records, and every partial one
+//! destination and hands out each one when it holds [`RECORDS_PER_PARCEL`] records, and every partial one
 //! when the level's epoch closes ([`ContainerBuilder::finish`]), so no successor waits longer.
 //!
-//! Why [`BATCH`]: every message to another process is one more wake-up of timely's send thread
+//! Why [`RECORDS_PER_PARCEL`]: every message to another process is one more wake-up of timely's send thread
 //! (it parks when its queue is empty), one more write and read on the socket and one more header;
 //! a parcel of 4,096 records (64 KiB on the wire for 8-byte states) costs those once per 4,096.
 
@@ -23,6 +23,7 @@ use searchcache::StateHash;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use std::ops::Range;
 use timely::bytes::arc::Bytes;
 use timely::communication::Push;
 use timely::container::{ContainerBuilder, PushInto};
@@ -30,29 +31,55 @@ use timely::dataflow::channels::pushers::exchange::Distributor;
 use timely::dataflow::channels::{ContainerBytes, Message, Stamp};
 use timely::Accountable;
 
+/// The portable hash of a state: XXH3-128 ([`StateHash::portable`]) of its bincode encoding,
+/// identical on every machine and build, so every process agrees on every state's owner.
+pub fn portable_key<S: Serialize>(state: &S, buffer: &mut Vec<u8>) -> Result<StateHash, String> {
+    buffer.clear();
+    encode_key(state, buffer).map(|(key, _)| key)
+}
+
+/// [`portable_key`] of a state encoded at the end of `encodings`: its key, and where its
+/// encoding lies there (the bytes a record of a parcel carries).
+#[inline(always)]
+pub(super) fn encode_key<S: Serialize>(
+    state: &S,
+    encodings: &mut Vec<u8>,
+) -> Result<(StateHash, Range<usize>), String> {
+    let start = encodings.len();
+    if let Err(e) = bincode::serialize_into(&mut *encodings, state) {
+        // A failed encoding takes no room: the next one starts where this one would have.
+        encodings.truncate(start);
+        return Err(format!("cannot serialize a state: {e}"));
+    }
+    Ok((
+        StateHash::portable(&encodings[start..]),
+        start..encodings.len(),
+    ))
+}
+
 /// Records per parcel.
-pub const BATCH: usize = 4096;
+pub const RECORDS_PER_PARCEL: usize = 4096;
 
-/// Bytes of a [`Link`] in bincode's fixed-width encoding.
-const LINK_BYTES: usize = 8;
+/// Bytes of a [`ParcelLink`] in bincode's fixed-width encoding.
+const PARCEL_LINK_BYTES: usize = 8;
 
-impl Link {
+impl ParcelLink {
     /// Bincode's fixed-width little-endian encoding of the link (what `bincode::serialize`
     /// writes; a test holds them equal), written directly: bincode's generic writer costs
     /// more than the rest of a record's copy.
     #[inline]
-    fn encoded(self) -> [u8; LINK_BYTES] {
-        let mut bytes = [0u8; LINK_BYTES];
+    fn encoded(self) -> [u8; PARCEL_LINK_BYTES] {
+        let mut bytes = [0u8; PARCEL_LINK_BYTES];
         bytes[..2].copy_from_slice(&self.parent_worker.to_le_bytes());
         bytes[2..6].copy_from_slice(&self.parent.to_le_bytes());
         bytes[6..].copy_from_slice(&self.ordinal.to_le_bytes());
         bytes
     }
 
-    /// The inverse of [`Link::encoded`].
+    /// The inverse of [`ParcelLink::encoded`].
     #[inline]
-    fn decoded(bytes: [u8; LINK_BYTES]) -> Link {
-        Link {
+    fn decoded(bytes: [u8; PARCEL_LINK_BYTES]) -> ParcelLink {
+        ParcelLink {
             parent_worker: u16::from_le_bytes([bytes[0], bytes[1]]),
             parent: u32::from_le_bytes([bytes[2], bytes[3], bytes[4], bytes[5]]),
             ordinal: u16::from_le_bytes([bytes[6], bytes[7]]),
@@ -63,7 +90,7 @@ impl Link {
 /// A successor's trace link: its parent's worker, the parent's index in its level, and the
 /// step's position among the parent's successors.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Link {
+pub struct ParcelLink {
     /// The worker that owns the parent.
     pub parent_worker: u16,
     /// The parent's index in its owner's level.
@@ -104,7 +131,7 @@ pub struct Parcel {
 impl Parcel {
     /// Appends a record: `state`, the bincode encoding of a state, and its `link`.
     #[inline]
-    pub fn push(&mut self, state: &[u8], link: Link) {
+    pub fn push(&mut self, state: &[u8], link: ParcelLink) {
         self.bytes.extend_from_slice(state);
         self.bytes.extend_from_slice(&link.encoded());
         self.records += 1;
@@ -122,7 +149,7 @@ impl Parcel {
     /// encode from an `S`, or a parcel that did not arrive whole).
     pub fn decode<S: Serialize + DeserializeOwned>(
         &self,
-        mut each: impl FnMut(StateHash, S, Link),
+        mut each: impl FnMut(StateHash, S, ParcelLink),
     ) -> Result<(), String> {
         if self.malformed {
             return Err("a peer sent successors that are not a parcel".into());
@@ -142,11 +169,11 @@ impl Parcel {
                 as usize;
             let (encoded, link) = rest
                 .get(..size)
-                .zip(rest.get(size..size + LINK_BYTES))
+                .zip(rest.get(size..size + PARCEL_LINK_BYTES))
                 .ok_or("a successor is cut short in its parcel")?;
             let key = StateHash::portable(encoded);
-            let link = Link::decoded(link.try_into().map_err(|_| "a link is cut short")?);
-            at += size + LINK_BYTES;
+            let link = ParcelLink::decoded(link.try_into().map_err(|_| "a link is cut short")?);
+            at += size + PARCEL_LINK_BYTES;
             each(key, state, link);
         }
         if at != self.bytes.len() {
@@ -227,9 +254,9 @@ pub struct Parcels {
 }
 
 /// A record for worker `.0`: a state's encoding and its link (see [`Parcel::push`]).
-impl PushInto<(usize, &[u8], Link)> for Parcels {
+impl PushInto<(usize, &[u8], ParcelLink)> for Parcels {
     #[inline]
-    fn push_into(&mut self, (to, state, link): (usize, &[u8], Link)) {
+    fn push_into(&mut self, (to, state, link): (usize, &[u8], ParcelLink)) {
         if self.filling.len() <= to {
             self.filling.resize_with(to + 1, Parcel::default);
         }
@@ -240,10 +267,12 @@ impl PushInto<(usize, &[u8], Link)> for Parcels {
                 *parcel = reused;
             }
             parcel.to = to;
-            parcel.bytes.reserve(BATCH * (state.len() + LINK_BYTES));
+            parcel
+                .bytes
+                .reserve(RECORDS_PER_PARCEL * (state.len() + PARCEL_LINK_BYTES));
         }
         parcel.push(state, link);
-        if parcel.records >= BATCH {
+        if parcel.records >= RECORDS_PER_PARCEL {
             self.full.push_back(std::mem::take(parcel));
         }
     }
@@ -297,8 +326,8 @@ mod tests {
         bincode::serialize(value).unwrap()
     }
 
-    fn link(parent: u32) -> Link {
-        Link {
+    fn link(parent: u32) -> ParcelLink {
+        ParcelLink {
             parent_worker: 1,
             parent,
             ordinal: 3,
@@ -320,7 +349,7 @@ mod tests {
         out
     }
 
-    fn decoded(parcel: &Parcel) -> Vec<(StateHash, u64, Link)> {
+    fn decoded(parcel: &Parcel) -> Vec<(StateHash, u64, ParcelLink)> {
         let mut out = Vec::new();
         parcel.decode(|k, s, l| out.push((k, s, l))).unwrap();
         out
@@ -331,15 +360,15 @@ mod tests {
     #[test]
     fn parcels_are_per_worker_full_in_order_and_finish_yields_the_rest() {
         let mut builder = Parcels::default();
-        let n = 2 * BATCH as u64 + 5;
+        let n = 2 * RECORDS_PER_PARCEL as u64 + 5;
         for i in 0..n {
             let to = (i % 2) as usize * 2; // workers 0 and 2; none for worker 1
             builder.push_into((to, &encode(&i)[..], link(i as u32)));
         }
         let ready = drain(&mut builder, false);
         assert_eq!(ready.len(), 2);
-        assert!(ready.iter().all(|p| p.records == BATCH));
-        assert_eq!(ready[0].bytes.len(), 16 * BATCH);
+        assert!(ready.iter().all(|p| p.records == RECORDS_PER_PARCEL));
+        assert_eq!(ready[0].bytes.len(), 16 * RECORDS_PER_PARCEL);
         let rest = drain(&mut builder, true);
         assert_eq!(rest.len(), 2);
         assert!(drain(&mut builder, true).is_empty());
@@ -357,20 +386,20 @@ mod tests {
         assert_eq!(seen, (0..n).collect::<Vec<_>>());
     }
 
-    /// A link's encoding is bincode's, `LINK_BYTES` long, and decodes back.
+    /// A link's encoding is bincode's, `PARCEL_LINK_BYTES` long, and decodes back.
     #[test]
     fn a_link_is_encoded_as_bincode_encodes_it() {
         for l in [
             link(0),
             link(u32::MAX),
-            Link {
+            ParcelLink {
                 parent_worker: 0xabcd,
                 parent: 0x0102_0304,
                 ordinal: 0xfedc,
             },
         ] {
             assert_eq!(encode(&l), l.encoded());
-            assert_eq!(Link::decoded(l.encoded()), l);
+            assert_eq!(ParcelLink::decoded(l.encoded()), l);
         }
     }
 
@@ -379,10 +408,13 @@ mod tests {
     #[test]
     fn a_reused_allocation_starts_empty() {
         let mut builder = Parcels::default();
-        for i in 0..BATCH as u64 {
+        for i in 0..RECORDS_PER_PARCEL as u64 {
             builder.push_into((0, &encode(&i)[..], link(0)));
         }
-        assert_eq!(builder.extract().map(|p| p.records), Some(BATCH));
+        assert_eq!(
+            builder.extract().map(|p| p.records),
+            Some(RECORDS_PER_PARCEL)
+        );
         builder.push_into((0, &encode(&7u64)[..], link(0)));
         let rest = drain(&mut builder, true);
         assert_eq!(rest.len(), 1);
