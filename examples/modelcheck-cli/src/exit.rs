@@ -14,7 +14,8 @@ pub const EXIT_ERROR: i32 = 3;
 /// may have missed reachable states (bitstate, fp32, or fp64 with a bound that is not
 /// negligible).
 pub const EXIT_PARTIAL: i32 = 4;
-/// Exit status: stopped by SIGINT or SIGTERM; the partial report was printed.
+/// Exit status: stopped by SIGINT, SIGTERM or SIGHUP; the partial report was printed (or,
+/// stopped while connecting to its peers, a line saying nothing was searched).
 pub const EXIT_INTERRUPTED: i32 = 5;
 
 /// The exit statuses, for `--help`.
@@ -23,10 +24,11 @@ Exit status:
   0  no error found, every reachable state visited (exact mode; fp64 with an omission
      bound below 1e-6), or every state up to --max-depth
   1  counterexample found, replayed and printed
-  2  usage error (also: a checkpoint of another model, size or mode)
+  2  usage error (also: a checkpoint of another model, size or mode; a checkpoint path that
+     is a directory, a FIFO or another non-file)
   3  could not finish (full table, unreadable checkpoint)
   4  no error found, but the search was partial: bitstate or fp32 mode, or an fp64 bound
      above 1e-6, may have missed reachable states
-  5  interrupted by SIGINT or SIGTERM (the report so far was printed; a second signal exits
-     at once)
+  5  interrupted by SIGINT, SIGTERM or SIGHUP (the report so far was printed; a second
+     signal exits at once)
 ";

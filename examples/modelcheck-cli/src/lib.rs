@@ -10,10 +10,12 @@
 //! assert!(String::from_utf8(out).unwrap().contains("states: 288"));
 //! ```
 
-// The modules, each using only those listed before it: exit, progress; args; report, local;
-// run.
+// The modules, each using only those listed before it: exit, progress, cluster_errors; args,
+// launcher_watch; report, local; run.
 pub mod args;
+mod cluster_errors;
 pub mod exit;
+mod launcher_watch;
 mod local;
 mod progress;
 pub mod report;

@@ -15,11 +15,12 @@
 //! without its report.
 
 use crate::exit::{EXIT_ERROR, EXIT_USAGE};
+use crate::launcher_watch::LAUNCHER_PIPE_ENV;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -149,9 +150,12 @@ fn write_hostfile(processes: usize) -> Result<Hostfile, Failure> {
     Ok(Hostfile(path))
 }
 
-/// The children of a launch, with the threads that forward their stderr and read their stdout.
+/// The children of a launch, with the threads that forward their stderr and read their stdout,
+/// and the write ends of their stdin pipes: never written, they close when the launcher ends,
+/// however it ends, and each child then stops (`launcher_watch`).
 struct Running {
     children: Children,
+    stdins: Vec<ChildStdin>,
     forwarders: Vec<JoinHandle<()>>,
     readers: Vec<JoinHandle<Vec<u8>>>,
 }
@@ -163,6 +167,7 @@ fn start(processes: usize, argv: &[OsString], hostfile: &Hostfile) -> Result<Run
     let rest = without_local(argv);
     let mut running = Running {
         children: Children(Vec::with_capacity(processes)),
+        stdins: Vec::with_capacity(processes),
         forwarders: Vec::new(),
         readers: Vec::new(),
     };
@@ -178,11 +183,13 @@ fn start(processes: usize, argv: &[OsString], hostfile: &Hostfile) -> Result<Run
             .arg(process.to_string())
             .arg("--hostfile")
             .arg(&hostfile.0)
-            .stdin(Stdio::null())
+            .env(LAUNCHER_PIPE_ENV, "1")
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| (EXIT_ERROR, format!("cannot start process {process}: {e}")))?;
+        running.stdins.extend(child.stdin.take());
         if let Some(stderr) = child.stderr.take() {
             running.forwarders.push(std::thread::spawn(move || {
                 for line in BufReader::new(stderr).lines().map_while(Result::ok) {

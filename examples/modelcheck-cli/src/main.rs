@@ -2,17 +2,18 @@
 //! `--help` lists the flags and the models. See `examples/modelcheck/README.md`.
 
 use modelcheck_cli::{run_until, EXIT_INTERRUPTED};
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::flag;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// SIGINT and SIGTERM set the returned flag: the search stops at its next safe point and the
-/// report is printed. A second signal, with the flag already set, exits at once.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal) set the returned flag: the search stops at
+/// its next safe point and the report is printed (a `--local` launcher passes the stop on and
+/// removes its hostfile). A second signal, with the flag already set, exits at once.
 fn stop_on_signals() -> std::io::Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
         // The shutdown hook first: it acts only when an earlier signal set the flag.
         flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED, Arc::clone(&stop))?;
         flag::register(signal, Arc::clone(&stop))?;
@@ -26,7 +27,7 @@ fn main() {
         Err(e) => {
             let _ = writeln!(
                 std::io::stderr(),
-                "warning: no SIGINT/SIGTERM handler ({e}): a signal ends the run without a report"
+                "warning: no SIGINT/SIGTERM/SIGHUP handler ({e}): a signal ends the run without a report"
             );
             None
         }

@@ -3,7 +3,9 @@
 //! come to the exit status.
 
 use crate::args::{parse, usage_error, Cli, DEFAULT_CHECKPOINT_SECS};
-use crate::exit::{EXIT_ERROR, EXIT_USAGE};
+use crate::cluster_errors::cluster_error_text;
+use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
+use crate::launcher_watch::{self, started_by_launcher};
 use crate::local;
 use crate::report::{print_distributed, print_report};
 use modelcheck::distributed::{self, Cluster, ClusterError, DistCheckpoints};
@@ -52,12 +54,16 @@ where
             return status;
         }
     };
-    let options = match options(&cli, stop) {
+    let mut options = match options(&cli, stop) {
         Ok(options) => options,
         Err(status) => return status.print(err),
     };
     if let Some(processes) = cli.dist.local {
         return local::launch(processes, &argv, options.stop.as_deref(), out, err);
+    }
+    if cli.dist.is_distributed() && started_by_launcher() {
+        let stop = options.stop.get_or_insert_with(Arc::default);
+        launcher_watch::watch(Arc::clone(stop), cli.dist.hostfile.clone());
     }
     let target = match target(&cli) {
         Ok(target) => target,
@@ -81,6 +87,8 @@ enum Failed {
     Usage(String),
     /// An error; status [`EXIT_ERROR`].
     Error(String),
+    /// Stopped by a signal before the search started; status [`EXIT_INTERRUPTED`].
+    Interrupted(String),
 }
 
 impl Failed {
@@ -95,6 +103,10 @@ impl Failed {
                 let _ = writeln!(err, "error: {message}");
                 EXIT_ERROR
             }
+            Failed::Interrupted(message) => {
+                let _ = writeln!(err, "{message}: nothing was searched");
+                EXIT_INTERRUPTED
+            }
         }
     }
 }
@@ -105,7 +117,9 @@ impl Failed {
 impl From<CheckpointError> for Failed {
     fn from(e: CheckpointError) -> Failed {
         match e {
-            CheckpointError::Mismatch(why) | CheckpointError::Unwritable(why) => Failed::Usage(why),
+            CheckpointError::Mismatch(why)
+            | CheckpointError::Unwritable(why)
+            | CheckpointError::NotAFile(why) => Failed::Usage(why),
             CheckpointError::Unreadable(why) => Failed::Error(why),
         }
     }
@@ -140,7 +154,7 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
         let cluster = cli
             .dist
             .cluster()
-            .map_err(|e| Failed::Usage(e.to_string()))?;
+            .map_err(|e| Failed::Usage(cluster_error_text(&e)))?;
         let checkpoints = DistCheckpoints {
             save_to: flags.checkpoint.clone(),
             every,
@@ -232,6 +246,8 @@ where
     ) {
         Ok(report) => Ok(print_distributed(&*model, options, &report, out)),
         Err(ClusterError::Usage(message)) => Err(Failed::Usage(message)),
-        Err(e) => Err(Failed::Error(e.to_string())),
+        Err(e @ ClusterError::Misconfigured(_)) => Err(Failed::Usage(cluster_error_text(&e))),
+        Err(e @ ClusterError::Interrupted) => Err(Failed::Interrupted(e.to_string())),
+        Err(e) => Err(Failed::Error(cluster_error_text(&e))),
     }
 }

@@ -305,7 +305,7 @@ fn a_stop_request_saves_a_checkpoint_before_the_run_stops() {
     let args = ["2pc", "9", "--threads", "1"];
     let mut command = modelcheck(&args);
     command.args(["--checkpoint", path.to_str().unwrap()]);
-    let (mut child, lines) = spawn(&mut command, Stdio::piped());
+    let (child, lines) = spawn(&mut command, Stdio::piped());
     // Progress lines start after a second of search: the first one is the cue.
     let progressing = loop {
         match lines.recv_timeout(Duration::from_secs(120)) {

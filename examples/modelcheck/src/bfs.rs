@@ -197,6 +197,9 @@ pub struct Boundary<'a, S> {
     pub stopping: bool,
 }
 
+/// What [`search`] calls at each level boundary (a checkpoint's writer).
+pub type AtLevel<'a, S> = dyn FnMut(Boundary<'_, S>) + 'a;
+
 /// Where a resumed search starts: a [`Boundary`] read back (and the visited storage it was
 /// saved with).
 pub struct Resume<S> {
@@ -371,7 +374,7 @@ pub fn search<M: Model>(
     visited: &Visited<M::State>,
     config: &Options,
     resume: Option<Resume<M::State>>,
-    mut at_level: Option<&mut dyn FnMut(Boundary<'_, M::State>)>,
+    mut at_level: Option<&mut AtLevel<'_, M::State>>,
 ) -> Outcome<M> {
     let started = Instant::now();
     let shared = Shared {

@@ -27,7 +27,7 @@
 //! `fsync`ed, renamed over `PATH`, and the directory is `fsync`ed: a crash at any moment leaves
 //! the previous checkpoint or the new one, whole.
 
-use crate::bfs::{self, Boundary, Options, Outcome, Resume, Stats, Verdict};
+use crate::bfs::{self, AtLevel, Boundary, Options, Outcome, Resume, Stats, Verdict};
 use crate::check::{Report, Saved};
 use crate::frame::{self, FrameError};
 use crate::model::Model;
@@ -249,8 +249,11 @@ pub enum CheckpointError {
     /// The file cannot be read as a checkpoint: missing, truncated, corrupted, another format
     /// or checker version, or no checkpoint at all.
     Unreadable(String),
-    /// `--checkpoint PATH` cannot be written.
+    /// `--checkpoint PATH` cannot be written (a directory is refused before the search).
     Unwritable(String),
+    /// The checkpoint to resume is no regular file (a directory, a FIFO, a device): a usage
+    /// error, found before the path is opened, so a FIFO never blocks.
+    NotAFile(String),
 }
 
 impl fmt::Display for CheckpointError {
@@ -258,7 +261,8 @@ impl fmt::Display for CheckpointError {
         match self {
             CheckpointError::Mismatch(why)
             | CheckpointError::Unreadable(why)
-            | CheckpointError::Unwritable(why) => f.write_str(why),
+            | CheckpointError::Unwritable(why)
+            | CheckpointError::NotAFile(why) => f.write_str(why),
         }
     }
 }
@@ -287,6 +291,8 @@ fn temporary(path: &Path) -> PathBuf {
 /// Checks that `path` can be written (creating and removing its temporary file), so a bad
 /// `--checkpoint` fails at the start rather than after the first level.
 pub fn check_writable(path: &Path) -> Result<(), CheckpointError> {
+    crate::regular_file::refuse_other_kinds(path)
+        .map_err(|why| CheckpointError::Unwritable(format!("cannot write checkpoints to {why}")))?;
     let tmp = temporary(path);
     File::create(&tmp)
         .and_then(|_| std::fs::remove_file(&tmp))
@@ -433,6 +439,8 @@ fn decode_error(path: &Path, part: &str, e: FrameError) -> CheckpointError {
 }
 
 fn open(path: &Path) -> Result<(Input, u64), CheckpointError> {
+    crate::regular_file::refuse_other_kinds(path)
+        .map_err(|why| CheckpointError::NotAFile(format!("cannot resume from {why}")))?;
     let file = File::open(path).map_err(|e| unreadable(path, e))?;
     let limit = file.metadata().map_err(|e| unreadable(path, e))?.len();
     Ok((
@@ -667,7 +675,7 @@ where
         last = Instant::now();
     };
     // Saving: a stop request finishes the level and saves it before the search returns.
-    let hook: Option<&mut dyn FnMut(Boundary<'_, M::State>)> = match checkpoints.save_to {
+    let hook: Option<&mut AtLevel<'_, M::State>> = match checkpoints.save_to {
         Some(_) => Some(&mut at_level),
         None => None,
     };

@@ -55,7 +55,8 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: model, reporter, resident, size; trace; visited; bfs; check; checkpoint; models, distributed.
+// it: model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
+// checkpoint; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
@@ -64,6 +65,7 @@ mod expand;
 mod frame;
 mod model;
 pub mod models;
+mod regular_file;
 mod reporter;
 mod resident;
 mod size;

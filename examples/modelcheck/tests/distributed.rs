@@ -2,7 +2,8 @@
 //! timely cluster member on its own loopback port, against the single-process checker.
 
 use modelcheck::distributed::{
-    check, Cluster, ClusterError, DistributedReport, DEFAULT_PEER_TIMEOUT, DEFAULT_SENT_FILTER,
+    check, Cluster, ClusterError, DistributedReport, Misconfiguration, DEFAULT_PEER_TIMEOUT,
+    DEFAULT_SENT_FILTER, MAX_SENT_FILTER_SLOTS,
 };
 use modelcheck::models::two_phase::TwoPhase;
 use modelcheck::models::{buggy_lock::BuggyLock, philosophers::Philosophers, puzzle::Puzzle};
@@ -472,11 +473,13 @@ fn an_unreachable_peer_is_named_after_the_timeout() {
     }
 }
 
+/// Bad clusters are usage errors, in words that name no flag of the binary; those about a
+/// number the caller set come as numbers ([`Misconfiguration`]).
 #[test]
 fn bad_clusters_are_usage_errors() {
     let two = free_addresses(2);
     let cases = [
-        (two.clone(), 2, 1, "--process 2 is out of range"),
+        (two.clone(), 2, 1, "out of range"),
         (two.clone(), 0, 0, "workers must number"),
         (vec![two[0].clone(), two[0].clone()], 0, 1, "listed twice"),
         (
@@ -486,10 +489,10 @@ fn bad_clusters_are_usage_errors() {
             "not host:port",
         ),
         (Vec::new(), 0, 1, "at least one process"),
-        (two.clone(), 0, 1, "--sent-filter"),
+        (two.clone(), 0, 1, "sent filter"),
     ];
     for (addresses, process, workers, message) in cases {
-        let sent_filter = if message == "--sent-filter" {
+        let sent_filter = if message == "sent filter" {
             modelcheck::distributed::MAX_SENT_FILTER_SLOTS + 1
         } else {
             DEFAULT_SENT_FILTER
@@ -503,9 +506,25 @@ fn bad_clusters_are_usage_errors() {
             peer_timeout: DEFAULT_PEER_TIMEOUT,
         };
         let error = check(TwoPhase::new(3).unwrap(), &options(true), &cluster).err();
-        let Some(ClusterError::Usage(text)) = &error else {
-            panic!("{error:?}")
+        let text = match &error {
+            Some(ClusterError::Usage(text)) => text.clone(),
+            Some(ClusterError::Misconfigured(why)) => {
+                let expected = match message {
+                    "out of range" => Misconfiguration::ProcessOutOfRange {
+                        process: 2,
+                        processes: 2,
+                    },
+                    _ => Misconfiguration::SentFilterTooLarge {
+                        slots: MAX_SENT_FILTER_SLOTS + 1,
+                        max: MAX_SENT_FILTER_SLOTS,
+                    },
+                };
+                assert_eq!(*why, expected);
+                why.to_string()
+            }
+            _ => panic!("{error:?}"),
         };
         assert!(text.contains(message), "{text}");
+        assert!(!text.contains("--"), "names a flag: {text}");
     }
 }

@@ -9,10 +9,13 @@
 //! error. The connected sockets then go to timely's own send and receive threads
 //! (`initialize_networking_from_sockets`): every message of the search is timely's.
 
+use super::misconfiguration::Misconfiguration;
+use super::wire::Fault;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The most workers in a cluster (processes × workers per process): a trace link names its
@@ -61,8 +64,25 @@ pub enum ClusterError {
         /// What happened.
         what: String,
     },
+    /// The cluster is set up wrongly, or a peer disagrees on its shape (process count,
+    /// workers, index): a usage error, in numbers.
+    Misconfigured(Misconfiguration),
+    /// A peer sent nothing for longer than `cluster.peer_timeout` while this process waited
+    /// for it (stopped or hung); this process stopped.
+    Silent {
+        /// The peer's process index.
+        process: usize,
+        /// Its address.
+        address: String,
+        /// How long it had been silent.
+        silent: Duration,
+        /// The peer timeout it exceeded.
+        timeout: Duration,
+    },
     /// Something else failed (a socket this process could not open, a worker thread).
     Other(String),
+    /// The stop flag was set while this process connected to its peers: nothing was searched.
+    Interrupted,
 }
 
 impl fmt::Display for ClusterError {
@@ -74,11 +94,31 @@ impl fmt::Display for ClusterError {
                 address,
                 what,
             } => write!(f, "process {process} ({address}) {what}"),
+            ClusterError::Misconfigured(why) => write!(f, "{why}"),
+            ClusterError::Silent {
+                process,
+                address,
+                silent,
+                timeout,
+            } => write!(
+                f,
+                "process {process} ({address}) sent nothing for {:.1} s (the peer timeout is {} \
+                 s): it is stopped or hung; this process stopped",
+                silent.as_secs_f64(),
+                timeout.as_secs_f64()
+            ),
+            ClusterError::Interrupted => f.write_str("interrupted while connecting to the peers"),
         }
     }
 }
 
 impl std::error::Error for ClusterError {}
+
+impl From<Misconfiguration> for ClusterError {
+    fn from(why: Misconfiguration) -> ClusterError {
+        ClusterError::Misconfigured(why)
+    }
+}
 
 impl Cluster {
     /// Processes in the run.
@@ -106,11 +146,12 @@ impl Cluster {
             .map(String::from)
             .collect();
         if addresses.len() != processes {
-            return Err(ClusterError::Usage(format!(
-                "the hostfile {} lists {} addresses; --processes is {processes}",
-                path.display(),
-                addresses.len()
-            )));
+            return Err(Misconfiguration::HostfileCount {
+                path: path.to_path_buf(),
+                listed: addresses.len(),
+                processes,
+            }
+            .into());
         }
         let cluster = Cluster {
             addresses,
@@ -134,11 +175,11 @@ impl Cluster {
             return usage("a cluster needs at least one process".into());
         }
         if self.process >= processes {
-            return usage(format!(
-                "--process {} is out of range: the processes are 0 to {}",
-                self.process,
-                processes - 1
-            ));
+            return Err(Misconfiguration::ProcessOutOfRange {
+                process: self.process,
+                processes,
+            }
+            .into());
         }
         if self.workers == 0 || processes.saturating_mul(self.workers) > MAX_WORKERS {
             return usage(format!(
@@ -159,13 +200,27 @@ impl Cluster {
             }
         }
         if self.sent_filter > crate::distributed::sent::MAX_SLOTS {
-            return usage(format!(
-                "--sent-filter {}: at most {} slots",
-                self.sent_filter,
-                crate::distributed::sent::MAX_SLOTS
-            ));
+            return Err(Misconfiguration::SentFilterTooLarge {
+                slots: self.sent_filter,
+                max: crate::distributed::sent::MAX_SLOTS,
+            }
+            .into());
         }
         Ok(())
+    }
+
+    /// The error of a run this process stopped because of `fault` on its connection to
+    /// `process`.
+    pub(crate) fn stopped_by(&self, process: usize, fault: Fault) -> ClusterError {
+        match fault {
+            Fault::Lost(what) => self.peer_error(process, format!("{what}; this process stopped")),
+            Fault::Silent { silent, timeout } => ClusterError::Silent {
+                process,
+                address: self.addresses[process].clone(),
+                silent,
+                timeout,
+            },
+        }
     }
 
     fn peer_error(&self, process: usize, what: String) -> ClusterError {
@@ -184,7 +239,20 @@ impl Cluster {
     /// that disagrees on the process count, its index, the workers or `run` (usage); a local
     /// address this process cannot listen on.
     pub fn connect(&self, run: &str) -> Result<Vec<Option<TcpStream>>, ClusterError> {
+        self.connect_until(run, None)
+    }
+
+    /// [`connect`](Self::connect), given up with [`ClusterError::Interrupted`] within about a
+    /// second of `stop` becoming true while a peer is awaited (dialled or accepted), instead of
+    /// waiting out `connect_timeout`. A hello exchange already begun is not cut short: it
+    /// waits for its peer until the deadline.
+    pub fn connect_until(
+        &self,
+        run: &str,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Vec<Option<TcpStream>>, ClusterError> {
         self.validate()?;
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let deadline = Instant::now() + self.connect_timeout;
         let me = self.process;
         let hello = Hello {
@@ -207,52 +275,14 @@ impl Cluster {
             None
         };
         for (peer, slot) in streams.iter_mut().enumerate().take(me) {
-            let mut stream = self.dial(peer, deadline)?;
+            let mut stream = self.dial(peer, deadline, &stopped)?;
             let theirs = exchange_hello(&mut stream, &hello, deadline)
                 .map_err(|e| self.peer_error(peer, format!("failed the handshake: {e}")))?;
             self.check_hello(&theirs, Some(peer), run)?;
             *slot = Some(stream);
         }
         if let Some(listener) = listener {
-            while streams[me + 1..].iter().any(Option::is_none) {
-                match listener.accept() {
-                    Ok((mut stream, _)) => {
-                        stream
-                            .set_nonblocking(false)
-                            .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
-                        // A stranger's connection fails its hello and is dropped; the
-                        // processes of the run keep being awaited.
-                        let Ok(theirs) = exchange_hello(&mut stream, &hello, deadline) else {
-                            continue;
-                        };
-                        self.check_hello(&theirs, None, run)?;
-                        let peer = theirs.process as usize;
-                        if peer <= me || streams[peer].is_some() {
-                            return Err(ClusterError::Usage(format!(
-                                "two processes say they are process {peer}: check the \
-                                 --process of each"
-                            )));
-                        }
-                        streams[peer] = Some(stream);
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        if Instant::now() >= deadline {
-                            let missing = (me + 1..self.processes())
-                                .find(|&p| streams[p].is_none())
-                                .unwrap_or(me);
-                            return Err(self.peer_error(
-                                missing,
-                                format!(
-                                    "did not connect within {} s",
-                                    self.connect_timeout.as_secs_f64()
-                                ),
-                            ));
-                        }
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                    Err(e) => return Err(ClusterError::Other(format!("accept: {e}"))),
-                }
-            }
+            self.accept_higher(&listener, &mut streams, &hello, run, deadline, &stopped)?;
         }
         for stream in streams.iter().flatten() {
             let ok = stream.set_read_timeout(None).and(stream.set_nodelay(true));
@@ -261,8 +291,67 @@ impl Cluster {
         Ok(streams)
     }
 
-    /// Dials `peer` until it answers or the deadline passes.
-    fn dial(&self, peer: usize, deadline: Instant) -> Result<TcpStream, ClusterError> {
+    /// Accepts the processes above this one on `listener` until each has said a matching
+    /// hello, the deadline passes or `stopped` says so.
+    fn accept_higher(
+        &self,
+        listener: &TcpListener,
+        streams: &mut [Option<TcpStream>],
+        hello: &Hello,
+        run: &str,
+        deadline: Instant,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<(), ClusterError> {
+        let me = self.process;
+        while streams[me + 1..].iter().any(Option::is_none) {
+            match listener.accept() {
+                Ok((mut stream, _)) => {
+                    stream
+                        .set_nonblocking(false)
+                        .map_err(|e| ClusterError::Other(format!("socket: {e}")))?;
+                    // A stranger's connection fails its hello and is dropped; the
+                    // processes of the run keep being awaited.
+                    let Ok(theirs) = exchange_hello(&mut stream, hello, deadline) else {
+                        continue;
+                    };
+                    self.check_hello(&theirs, None, run)?;
+                    let peer = theirs.process as usize;
+                    if peer <= me || streams[peer].is_some() {
+                        return Err(Misconfiguration::SameProcess { peer }.into());
+                    }
+                    streams[peer] = Some(stream);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if stopped() {
+                        return Err(ClusterError::Interrupted);
+                    }
+                    if Instant::now() >= deadline {
+                        let missing = (me + 1..self.processes())
+                            .find(|&p| streams[p].is_none())
+                            .unwrap_or(me);
+                        return Err(self.peer_error(
+                            missing,
+                            format!(
+                                "did not connect within {} s",
+                                self.connect_timeout.as_secs_f64()
+                            ),
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(ClusterError::Other(format!("accept: {e}"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Dials `peer` until it answers, the deadline passes or `stopped` says so.
+    fn dial(
+        &self,
+        peer: usize,
+        deadline: Instant,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<TcpStream, ClusterError> {
         let address = &self.addresses[peer];
         let mut last = String::from("no address");
         loop {
@@ -274,11 +363,16 @@ impl Cluster {
                 }
             };
             for target in targets {
+                // At most a second an attempt, so that a stop request is seen.
                 let left = deadline.saturating_duration_since(Instant::now());
-                match TcpStream::connect_timeout(&target, left.max(Duration::from_millis(1))) {
+                let left = left.clamp(Duration::from_millis(1), Duration::from_secs(1));
+                match TcpStream::connect_timeout(&target, left) {
                     Ok(stream) => return Ok(stream),
                     Err(e) => last = e.to_string(),
                 }
+            }
+            if stopped() {
+                return Err(ClusterError::Interrupted);
             }
             if Instant::now() >= deadline {
                 return Err(self.peer_error(
@@ -303,11 +397,12 @@ impl Cluster {
         let peer = theirs.process as usize;
         let usage = |m: String| Err(ClusterError::Usage(m));
         if theirs.processes as usize != self.processes() {
-            return usage(format!(
-                "process {peer} was started with --processes {}, this one with {}",
-                theirs.processes,
-                self.processes()
-            ));
+            return Err(Misconfiguration::ProcessCount {
+                peer,
+                theirs: theirs.processes as usize,
+                ours: self.processes(),
+            }
+            .into());
         }
         if let Some(dialled) = dialled {
             if peer != dialled {
@@ -319,10 +414,12 @@ impl Cluster {
             }
         }
         if theirs.workers as usize != self.workers {
-            return usage(format!(
-                "process {peer} runs {} workers, this one {}: pass the same --workers",
-                theirs.workers, self.workers
-            ));
+            return Err(Misconfiguration::Workers {
+                peer,
+                theirs: theirs.workers as usize,
+                ours: self.workers,
+            }
+            .into());
         }
         if theirs.run != run {
             return usage(format!(

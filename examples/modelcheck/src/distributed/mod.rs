@@ -38,6 +38,7 @@ mod cluster;
 mod dataflow;
 mod expansion;
 mod messages;
+mod misconfiguration;
 mod outcome;
 mod owned;
 mod parcel;
@@ -50,6 +51,7 @@ pub use checkpoint::{read_headers, DistCheckpoints};
 pub use cluster::{
     Cluster, ClusterError, DEFAULT_CONNECT_TIMEOUT, DEFAULT_SENT_FILTER, MAX_WORKERS,
 };
+pub use misconfiguration::Misconfiguration;
 pub use outcome::{DistributedReport, ProcessStats};
 pub use search::portable_key;
 pub use sent::{SentFilter, MAX_SLOTS as MAX_SENT_FILTER_SLOTS};
@@ -133,7 +135,8 @@ where
     cluster.validate()?;
     let (resumed, description) = read_parts(&*model, options, cluster, checkpoints)?;
     let traffic = Arc::new(Traffic::default());
-    let (builders, comms) = communication(cluster, &description, &traffic)?;
+    let (builders, comms) =
+        communication(cluster, &description, &traffic, options.stop.as_deref())?;
     let workers = cluster.workers;
     let (sent_filter, peer_timeout) = (cluster.sent_filter, cluster.peer_timeout);
     let checkpoints = checkpoints.clone();
@@ -232,12 +235,14 @@ where
 }
 
 /// Timely's communication for this process's workers: threads of one process, or the
-/// cluster's sockets (connected and checked by [`Cluster::connect`]), counted in `traffic`.
+/// cluster's sockets (connected and checked by [`Cluster::connect_until`], given up when
+/// `stop` is set), counted in `traffic`.
 /// The second value holds timely's send and receive threads, when there are sockets.
 fn communication(
     cluster: &Cluster,
     description: &str,
     traffic: &Arc<Traffic>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<(Vec<AllocatorBuilder>, Option<CommsGuard>), ClusterError> {
     if cluster.processes() == 1 {
         let (builders, _) = timely::CommunicationConfig::Process(cluster.workers)
@@ -245,7 +250,7 @@ fn communication(
             .map_err(ClusterError::Other)?;
         return Ok((builders, None));
     }
-    let streams = cluster.connect(description)?;
+    let streams = cluster.connect_until(description, stop)?;
     let mut counted = Vec::new();
     for (peer, stream) in streams.into_iter().enumerate() {
         counted.push(match stream {
@@ -280,11 +285,9 @@ fn first_result<M: Model>(
     comms: Option<CommsGuard>,
 ) -> Result<search::WorkerResult<M>, ClusterError> {
     let peer_fault = || {
-        traffic.fault().map(|(process, what)| ClusterError::Peer {
-            process,
-            address: cluster.addresses[process].clone(),
-            what: format!("{what}; this process stopped"),
-        })
+        traffic
+            .fault()
+            .map(|(process, fault)| cluster.stopped_by(process, fault))
     };
     let mut first = None;
     let mut failure = None;

@@ -3,7 +3,8 @@
 //!
 //! A waiting worker (its part of a level expanded, or a control round sent) sends a heartbeat
 //! through timely's control stream to the first worker of every other process every quarter
-//! of `--peer-timeout`; a working one sends successors and timely's progress messages. So a
+//! of the peer timeout (the binary's `--peer-timeout`); a working one sends successors and
+//! timely's progress messages. So a
 //! healthy peer's socket carries bytes at least every quarter timeout while this process
 //! waits for it. When, while waiting, no byte has come from a peer process for the whole
 //! timeout, the watchdog records it as the run's fault ([`Traffic::record`]) and the worker
@@ -14,7 +15,7 @@
 //! checkpoint allows four times this process's own write time more) is reported as hung. The
 //! timeout must exceed such pauses.
 
-use super::wire::Traffic;
+use super::wire::{Fault, Traffic};
 use std::cell::Cell;
 use std::time::{Duration, Instant};
 
@@ -86,14 +87,8 @@ impl<'a> Watchdog<'a> {
                 .silent_for(peer)
                 .map_or(since_start, |s| s.min(since_start));
             if silent > limit {
-                self.traffic.record(
-                    peer,
-                    format!(
-                        "sent nothing for {:.1} s (--peer-timeout {} s): it is stopped or hung",
-                        silent.as_secs_f64(),
-                        self.timeout.as_secs_f64()
-                    ),
-                );
+                let timeout = self.timeout;
+                self.traffic.record(peer, Fault::Silent { silent, timeout });
                 return Some(peer);
             }
         }
@@ -132,7 +127,11 @@ mod tests {
         assert_eq!(watch.silent_peer().or(early), Some(1));
         let (peer, what) = traffic.fault().expect("recorded");
         assert_eq!(peer, 1);
-        assert!(what.contains("stopped or hung"), "{what}");
+        let Fault::Silent { silent, timeout: t } = what else {
+            panic!("{what:?}")
+        };
+        assert_eq!(t, timeout);
+        assert!(silent > timeout + grace, "{silent:?}");
     }
 
     /// Without a grace (and once it is set back to zero) the timeout alone decides.

@@ -22,12 +22,27 @@ use timely::communication::allocator::zero_copy::stream::Stream;
 /// How long a process that lost a peer keeps its own connections open before it leaves.
 pub const LOST_PEER_GRACE: Duration = Duration::from_secs(2);
 
+/// What went wrong with the connection to a peer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The connection broke (closed without timely's end-of-stream header, reset, or refused a
+    /// write): how.
+    Lost(String),
+    /// Nothing came for `silent`, longer than the peer timeout `timeout` (the watchdog).
+    Silent {
+        /// How long the peer had been silent.
+        silent: Duration,
+        /// The peer timeout.
+        timeout: Duration,
+    },
+}
+
 /// What one process's sockets carried, and the first fault they saw.
 #[derive(Default, Debug)]
 pub struct Traffic {
     sent: AtomicU64,
     received: AtomicU64,
-    fault: Mutex<Option<(usize, String)>>,
+    fault: Mutex<Option<(usize, Fault)>>,
     faulted: AtomicBool,
     sockets: Mutex<Vec<TcpStream>>,
     /// When bytes last came from each peer process (by index; `None`: not yet).
@@ -47,7 +62,7 @@ impl Traffic {
 
     /// The first peer whose connection failed (closed without timely's end-of-stream header,
     /// reset, or refused a write), and how.
-    pub fn fault(&self) -> Option<(usize, String)> {
+    pub fn fault(&self) -> Option<(usize, Fault)> {
         if !self.faulted.load(Ordering::Acquire) {
             return None;
         }
@@ -97,7 +112,7 @@ impl Traffic {
     }
 
     /// Records a failure of the connection to `peer` (the first one recorded is kept).
-    pub fn record(&self, peer: usize, what: String) {
+    pub fn record(&self, peer: usize, what: Fault) {
         self.fault
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -107,7 +122,7 @@ impl Traffic {
 
     /// Records the failure, then parks the calling timely thread for good.
     fn fail(&self, peer: usize, what: String) -> ! {
-        self.record(peer, what);
+        self.record(peer, Fault::Lost(what));
         loop {
             std::thread::park();
         }
