@@ -20,7 +20,9 @@ use modelcheck::distributed::{
     DEFAULT_SENT_FILTER, MAX_SENT_FILTER_SLOTS,
 };
 use modelcheck::models::CATALOGUE;
-use modelcheck::{CheckpointError, Header, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES};
+use modelcheck::{
+    CheckpointError, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
+};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -437,9 +439,10 @@ impl DistArgs {
         match (self.local, self.processes, self.process) {
             (Some(n), _, _) => read_headers(dir, n, None, workers),
             (None, Some(n), Some(i)) if i < n => read_headers(dir, n, Some(i), workers),
-            (None, Some(n), Some(i)) => Err(CheckpointError::Mismatch(format!(
-                "--process {i} is out of range for --processes {n}"
-            ))),
+            (None, Some(n), Some(i)) => Err(CheckpointError::Mismatch {
+                context: "cannot resume".into(),
+                why: Mismatch::Other(format!("--process {i} is out of range for --processes {n}")),
+            }),
             _ => read_headers(dir, 1, Some(0), workers),
         }
     }

@@ -13,6 +13,7 @@
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
 // launcher_watch; report, local; run.
 pub mod args;
+mod checkpoint_errors;
 mod cluster_errors;
 pub mod exit;
 mod launcher_watch;

@@ -3,6 +3,7 @@
 //! come to the exit status.
 
 use crate::args::{parse, usage_error, Cli, DEFAULT_CHECKPOINT_SECS};
+use crate::checkpoint_errors::checkpoint_error_text;
 use crate::cluster_errors::cluster_error_text;
 use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::launcher_watch::{self, started_by_launcher};
@@ -116,11 +117,10 @@ impl Failed {
 /// cannot be read as a checkpoint.
 impl From<CheckpointError> for Failed {
     fn from(e: CheckpointError) -> Failed {
+        let text = checkpoint_error_text(&e);
         match e {
-            CheckpointError::Mismatch(why)
-            | CheckpointError::Unwritable(why)
-            | CheckpointError::NotAFile(why) => Failed::Usage(why),
-            CheckpointError::Unreadable(why) => Failed::Error(why),
+            CheckpointError::Unreadable(_) => Failed::Error(text),
+            _ => Failed::Usage(text),
         }
     }
 }

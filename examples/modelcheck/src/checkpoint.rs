@@ -32,7 +32,6 @@ use crate::check::{Report, Saved};
 use crate::frame::{self, FrameError};
 use crate::model::Model;
 use crate::reporter::{CheckpointWritten, Reporter, Warning};
-use crate::size::size_text;
 use crate::trace::TraceLog;
 use crate::visited::{Mode, Visited};
 use searchcache::persist::{ChecksumReader, ChecksumWriter};
@@ -154,64 +153,157 @@ impl Header {
         model: &M,
         options: &Options,
         part: Option<Part>,
-    ) -> Option<String> {
+    ) -> Option<Mismatch> {
         if self.part != part {
             return Some(match (self.part, part) {
-                (Some(saved), None) => format!(
-                    "it is the part of {saved} of a distributed run: resume it with --local {} \
-                     (or --processes {})",
-                    saved.processes, saved.processes
-                ),
-                (None, Some(_)) => "it is a single-process checkpoint: resume it without \
-                                    --local, --processes or --workers"
-                    .into(),
-                (saved, wanted) => format!(
+                (Some(saved), None) => Mismatch::DistributedPart {
+                    processes: saved.processes,
+                    part: saved.to_string(),
+                },
+                (None, Some(_)) => Mismatch::SingleProcess,
+                (saved, wanted) => Mismatch::Other(format!(
                     "it is the part of {}; this is {}",
                     saved.map_or_else(String::new, |p| p.to_string()),
                     wanted.map_or_else(String::new, |p| p.to_string())
-                ),
+                )),
             });
         }
         let hash = state_hash_name(part);
         if self.state_hash != hash {
-            return Some(format!(
+            return Some(Mismatch::Other(format!(
                 "its states are placed by the {} hash; this build places them by {hash}",
                 self.state_hash
-            ));
+            )));
         }
         let name = model.name();
         if self.model != name {
-            return Some(format!("it is of {}; this run checks {name}", self.model));
+            return Some(Mismatch::Other(format!(
+                "it is of {}; this run checks {name}",
+                self.model
+            )));
         }
+        self.options_mismatch(options)
+    }
+
+    /// Why `options` differ from those this checkpoint was made with, if they do.
+    fn options_mismatch(&self, options: &Options) -> Option<Mismatch> {
         if self.mode != options.mode.name() {
-            return Some(format!(
-                "it was made in --mode {}; this run asks for --mode {}",
-                self.mode,
-                options.mode.name()
-            ));
+            return Some(Mismatch::Mode {
+                saved: self.mode.clone(),
+                wanted: options.mode,
+            });
         }
         if self.memory_bytes != options.memory_bytes as u64 {
-            return Some(format!(
-                "it was made with --memory {}; this run asks for --memory {}",
-                size_text(self.memory_bytes as usize),
-                size_text(options.memory_bytes)
-            ));
+            return Some(Mismatch::Memory {
+                saved: self.memory_bytes,
+                wanted: options.memory_bytes as u64,
+            });
         }
         if options.mode == Mode::Bitstate && self.hashes != options.hashes {
-            return Some(format!(
-                "it was made with --hashes {}; this run asks for --hashes {}",
-                self.hashes, options.hashes
-            ));
+            return Some(Mismatch::Hashes {
+                saved: self.hashes,
+                wanted: options.hashes,
+            });
         }
         if self.deadlock != options.deadlock {
-            let flag = |deadlock: bool| if deadlock { "without" } else { "with" };
-            return Some(format!(
-                "it was made {} --no-deadlock; this run is {} it",
-                flag(self.deadlock),
-                flag(options.deadlock)
-            ));
+            return Some(Mismatch::Deadlock {
+                saved: self.deadlock,
+                wanted: options.deadlock,
+            });
         }
         None
+    }
+}
+
+/// Why a good checkpoint does not fit the run that would resume it, in numbers and names (no
+/// command-line flag: a front end says which of its options to change).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// The file is one process's part of a distributed run of `processes` processes.
+    DistributedPart {
+        /// Processes in the run that wrote it.
+        processes: u32,
+        /// Which part it is, as [`Part`]'s `Display` writes it.
+        part: String,
+    },
+    /// A single-process checkpoint, resumed as a part of a distributed run.
+    SingleProcess,
+    /// Another storage mode ([`Mode::name`] of the saved one).
+    Mode {
+        /// The checkpoint's mode.
+        saved: String,
+        /// This run's mode.
+        wanted: Mode,
+    },
+    /// Another size of visited storage, in bytes.
+    Memory {
+        /// The checkpoint's.
+        saved: u64,
+        /// This run's.
+        wanted: u64,
+    },
+    /// Another number of bitstate hash functions.
+    Hashes {
+        /// The checkpoint's.
+        saved: u32,
+        /// This run's.
+        wanted: u32,
+    },
+    /// Deadlocks counted as errors (`true`) in one run and not in the other.
+    Deadlock {
+        /// The checkpoint's.
+        saved: bool,
+        /// This run's.
+        wanted: bool,
+    },
+    /// A directory without this run's part, holding parts of another cluster shape.
+    OtherShape {
+        /// The part this run looked for, in words.
+        missing: String,
+        /// The parts the directory holds, in words.
+        found: Vec<String>,
+    },
+    /// Another model or hash, another part, or parts of two checkpoints, in words.
+    Other(String),
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counted = |deadlock: bool| if deadlock { "counted" } else { "did not count" };
+        match self {
+            Mismatch::DistributedPart { processes, part } => write!(
+                f,
+                "it is the part of {part} of a distributed run: resume it on {processes} processes"
+            ),
+            Mismatch::SingleProcess => {
+                f.write_str("it is a single-process checkpoint: resume it on one process")
+            }
+            Mismatch::Mode { saved, wanted } => {
+                write!(
+                    f,
+                    "it was made in mode {saved}; this run asks for mode {wanted}"
+                )
+            }
+            Mismatch::Memory { saved, wanted } => write!(
+                f,
+                "it was made with {saved} bytes of visited storage; this run asks for {wanted}"
+            ),
+            Mismatch::Hashes { saved, wanted } => write!(
+                f,
+                "it was made with {saved} hash functions; this run asks for {wanted}"
+            ),
+            Mismatch::Deadlock { saved, wanted } => write!(
+                f,
+                "it {} deadlocks as errors; this run {} them",
+                counted(*saved),
+                counted(*wanted)
+            ),
+            Mismatch::OtherShape { missing, found } => {
+                write!(f, "{missing}; it holds {}", found.join(", "))
+            }
+            Mismatch::Other(why) => f.write_str(why),
+        }
     }
 }
 
@@ -244,8 +336,14 @@ struct ProgressIn<S> {
 /// Why a checkpoint cannot be resumed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CheckpointError {
-    /// The file is a good checkpoint of another model, size, mode or options (a usage error).
-    Mismatch(String),
+    /// The file is a good checkpoint of another model, size, mode or options (a usage error):
+    /// `context` says which file or directory, `why` what differs.
+    Mismatch {
+        /// What could not be resumed, e.g. `cannot resume from PATH`.
+        context: String,
+        /// What differs.
+        why: Mismatch,
+    },
     /// The file cannot be read as a checkpoint: missing, truncated, corrupted, another format
     /// or checker version, or no checkpoint at all.
     Unreadable(String),
@@ -259,8 +357,8 @@ pub enum CheckpointError {
 impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CheckpointError::Mismatch(why)
-            | CheckpointError::Unreadable(why)
+            CheckpointError::Mismatch { context, why } => write!(f, "{context}: {why}"),
+            CheckpointError::Unreadable(why)
             | CheckpointError::Unwritable(why)
             | CheckpointError::NotAFile(why) => f.write_str(why),
         }
@@ -506,7 +604,7 @@ pub struct Loaded<S> {
 /// part against its CRC and the whole file against the trailer's.
 pub fn read_file<P, S>(
     path: &Path,
-    mismatch: impl FnOnce(&Header) -> Option<String>,
+    mismatch: impl FnOnce(&Header) -> Option<Mismatch>,
     mode: Mode,
     memory_bytes: usize,
     hashes: u32,
@@ -518,10 +616,8 @@ where
     let (mut input, limit) = open(path)?;
     let header = read_prefix(&mut input, path, limit)?;
     if let Some(why) = mismatch(&header) {
-        return Err(CheckpointError::Mismatch(format!(
-            "cannot resume from {}: {why}",
-            path.display()
-        )));
+        let context = format!("cannot resume from {}", path.display());
+        return Err(CheckpointError::Mismatch { context, why });
     }
     let progress: P = read_part(&mut input, path, "progress", limit)?;
     let visited = Visited::load(mode, memory_bytes, hashes, &mut input, limit)
@@ -709,7 +805,7 @@ mod tests {
             assert_eq!(header.mismatch(&model, &options, part), None);
             header.state_hash = "siphash-2-4".into();
             let why = header.mismatch(&model, &options, part).expect("refused");
-            assert!(why.contains("siphash-2-4"), "{why}");
+            assert!(why.to_string().contains("siphash-2-4"), "{why}");
         }
     }
 }

@@ -76,7 +76,7 @@ pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY_BYTES}
 pub use check::{check, Report, Saved};
 pub use checkpoint::{
     check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
-    Header, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
+    Header, Mismatch, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
 pub use model::{Invariant, Model};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};

@@ -4,7 +4,9 @@
 
 use modelcheck::models::two_phase::TwoPhase;
 use modelcheck::CHECKPOINT_FORMAT_VERSION as FORMAT_VERSION;
-use modelcheck::{check_with_checkpoints, CheckpointError, Checkpoints, Mode, Options, Verdict};
+use modelcheck::{
+    check_with_checkpoints, CheckpointError, Checkpoints, Mismatch, Mode, Options, Verdict,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -103,4 +105,75 @@ fn a_checkpoint_of_this_format_resumes_to_the_whole_run_in_every_mode() {
         }
         let _ = std::fs::remove_file(&path);
     }
+}
+
+/// A checkpoint resumed with other options is refused in numbers, naming no flag: the binary
+/// says which of its flags differs.
+#[test]
+fn a_mismatch_says_what_differs_in_numbers() {
+    let model = TwoPhase::new(3).unwrap();
+    let path = std::env::temp_dir().join(format!(
+        "modelcheck-mismatch-{}.mcheckpt",
+        std::process::id()
+    ));
+    let saved = Options {
+        memory_bytes: 1 << 20,
+        ..options()
+    };
+    let save = Checkpoints {
+        save_to: Some(path.clone()),
+        every: Duration::ZERO,
+        ..Checkpoints::default()
+    };
+    check_with_checkpoints(&model, &saved, &save).expect("a checkpointed run");
+    let resume = Checkpoints {
+        resume_from: Some(path.clone()),
+        ..Checkpoints::default()
+    };
+    let wanted = [
+        (
+            Options {
+                memory_bytes: 2 << 20,
+                ..options()
+            },
+            Mismatch::Memory {
+                saved: 1 << 20,
+                wanted: 2 << 20,
+            },
+        ),
+        (
+            Options {
+                deadlock: false,
+                ..saved.clone()
+            },
+            Mismatch::Deadlock {
+                saved: true,
+                wanted: false,
+            },
+        ),
+        (
+            Options {
+                mode: Mode::Fp64,
+                ..saved.clone()
+            },
+            Mismatch::Mode {
+                saved: "exact".into(),
+                wanted: Mode::Fp64,
+            },
+        ),
+    ];
+    for (options, expected) in wanted {
+        match check_with_checkpoints(&model, &options, &resume) {
+            Err(error @ CheckpointError::Mismatch { .. }) => {
+                let CheckpointError::Mismatch { why, .. } = &error else {
+                    unreachable!()
+                };
+                assert_eq!(*why, expected);
+                assert!(!error.to_string().contains("--"), "{error}");
+            }
+            Err(other) => panic!("refused for another reason: {other}"),
+            Ok(report) => panic!("resumed: {} states", report.stats.states),
+        }
+    }
+    let _ = std::fs::remove_file(&path);
 }

@@ -26,7 +26,7 @@ use super::messages::Totals;
 use super::owned::Links;
 use crate::bfs::Options;
 use crate::check::Saved;
-use crate::checkpoint::{self, unreadable, CheckpointError, Header, Part};
+use crate::checkpoint::{self, unreadable, CheckpointError, Header, Mismatch, Part};
 use crate::model::Model;
 use crate::reporter::{CheckpointWritten, PartWritten, Reporter, Warning};
 use crate::visited::Visited;
@@ -164,11 +164,13 @@ pub fn read_headers(
             return Err(if others.is_empty() {
                 CheckpointError::Unreadable(format!("cannot resume: {why}"))
             } else {
-                CheckpointError::Mismatch(format!(
-                    "cannot resume: {why}; it holds {}: resume with the N and --workers they \
-                     name",
-                    others.join(", ")
-                ))
+                CheckpointError::Mismatch {
+                    context: "cannot resume".into(),
+                    why: Mismatch::OtherShape {
+                        missing: why,
+                        found: others,
+                    },
+                }
             });
         }
         let header = checkpoint::read_header(&path)?;
@@ -176,10 +178,10 @@ pub fn read_headers(
             let saved = header
                 .part
                 .map_or("a single-process run".into(), |p| p.to_string());
-            return Err(CheckpointError::Mismatch(format!(
-                "cannot resume from {}: it is the part of {saved}, not of {part}",
-                path.display()
-            )));
+            return Err(CheckpointError::Mismatch {
+                context: format!("cannot resume from {}", path.display()),
+                why: Mismatch::Other(format!("it is the part of {saved}, not of {part}")),
+            });
         }
         match &first {
             None => first = Some((path, header)),
@@ -189,18 +191,21 @@ pub fn read_headers(
                     ..header.clone()
                 } == *h;
                 if !same_run {
-                    return Err(CheckpointError::Mismatch(format!(
-                        "cannot resume: {} (depth {}, {} states, {}) and {} (depth {}, {} \
+                    return Err(CheckpointError::Mismatch {
+                        context: "cannot resume".into(),
+                        why: Mismatch::Other(format!(
+                            "{} (depth {}, {} states, {}) and {} (depth {}, {} \
                          states, {}) are parts of different checkpoints",
-                        first_path.display(),
-                        h.depth,
-                        h.states,
-                        h.model,
-                        path.display(),
-                        header.depth,
-                        header.states,
-                        header.model
-                    )));
+                            first_path.display(),
+                            h.depth,
+                            h.states,
+                            h.model,
+                            path.display(),
+                            header.depth,
+                            header.states,
+                            header.model
+                        )),
+                    });
                 }
             }
         }
