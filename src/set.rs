@@ -38,7 +38,7 @@ use crate::error::{Error, GrowRefused};
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
-use crate::rehash;
+use crate::rehash::rehash;
 use crate::signature::{self, Line, Signature};
 use crate::size::Size;
 use crate::state_hash::StateHash;
@@ -542,7 +542,7 @@ impl<S: Signature> VisitedSet<S> {
             return Err(Error::Grow(GrowRefused::IndependentIndex));
         }
         let fresh = Region::zeroed(asked, HugePages::Advise)?;
-        if !rehash::rehash::<S>(&self.lines, &fresh, walk_lines) {
+        if !rehash::<S>(&self.lines, &fresh, walk_lines) {
             return Err(Error::Grow(GrowRefused::Full));
         }
         self.lines = fresh;
