@@ -47,6 +47,70 @@ pub enum Error {
     Io(Arc<io::Error>),
     /// A saved table is not what `load` expects: see [`crate::persist::FileError`].
     File(FileError),
+    /// [`VisitedSet::grow`](crate::VisitedSet::grow) refused: see [`GrowRefused`]. The set
+    /// is unchanged.
+    Grow(GrowRefused),
+}
+
+/// Why [`VisitedSet::grow`](crate::VisitedSet::grow) refused to grow a non-empty set. In
+/// every case the set is left exactly as it was.
+///
+/// A slot keeps only the state's signature; its line came from the independent index hash and
+/// a walk of up to [`crate::consts::WALK_LINES`] lines. So a stored state's line in a larger
+/// table can be computed only where the signature *is* the index: a
+/// [`FingerprintSet`](crate::FingerprintSet) whose every state came from
+/// [`StateHash::from_u64`](crate::StateHash::from_u64) (index equal to signature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GrowRefused {
+    /// The new size has no more lines than the set has now (growing never shrinks, and a
+    /// size equal to the current one is refused rather than taken as a no-op).
+    NotLarger {
+        /// 64-byte lines the set has.
+        lines: usize,
+        /// 64-byte lines the size asked for.
+        asked: usize,
+    },
+    /// A [`CompactSet`](crate::CompactSet) keeps the low 32 bits of the mixed signature; its
+    /// line came from the high bits of the mixed index, which no slot keeps (with
+    /// `from_u64` keys, the slot and its line give at most 32 + log2(lines) of the 64 bits
+    /// needed, less the walk's up to 10 bits of displacement).
+    CompactSignatures,
+    /// Some state was inserted with `index != signature` (e.g. [`StateHash::of`](
+    /// crate::StateHash::of) or [`StateHash::portable`](crate::StateHash::portable)): its line
+    /// came from bits no slot keeps. Also the case for a set loaded from a file that does not
+    /// record that every state was keyed.
+    IndependentIndex,
+    /// A stored state found no free slot within its walk in the new table (possible in
+    /// principle, never seen: the new table is larger and so less loaded).
+    Full,
+}
+
+impl fmt::Display for GrowRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GrowRefused::NotLarger { lines, asked } => write!(
+                f,
+                "cannot grow a set of {lines} lines to {asked} lines: the new size must be larger"
+            ),
+            GrowRefused::CompactSignatures => write!(
+                f,
+                "a CompactSet cannot grow: its 32-bit slots do not keep the index bits that \
+                 place a state in a larger table; build a larger set and search again"
+            ),
+            GrowRefused::IndependentIndex => write!(
+                f,
+                "this set cannot grow: some state was inserted with an index hash other than its \
+                 signature, and no slot keeps the index bits; only a FingerprintSet of \
+                 StateHash::from_u64 keys can grow"
+            ),
+            GrowRefused::Full => write!(
+                f,
+                "growing found no free slot for a stored state in the new table; the set is \
+                 unchanged: grow to a larger size"
+            ),
+        }
+    }
 }
 
 impl Error {
@@ -86,6 +150,7 @@ impl PartialEq for Error {
             ) => bytes == b && same_io(source, s),
             (Io(a), Io(b)) => same_io(a, b),
             (File(a), File(b)) => a == b,
+            (Grow(a), Grow(b)) => a == b,
             _ => false,
         }
     }
@@ -112,6 +177,7 @@ impl fmt::Display for Error {
             }
             Error::Io(e) => write!(f, "reading or writing a saved table failed: {e}"),
             Error::File(e) => write!(f, "not a loadable table: {e}"),
+            Error::Grow(e) => write!(f, "{e}"),
         }
     }
 }
@@ -122,6 +188,7 @@ impl std::error::Error for Error {
             Error::AllocationFailed { source, .. } => Some(&**source),
             Error::Io(e) => Some(&**e),
             Error::File(e) => Some(e),
+            Error::Grow(e) => Some(e),
             _ => None,
         }
     }
@@ -186,6 +253,8 @@ impl fmt::Display for FileError {
 }
 
 impl std::error::Error for FileError {}
+
+impl std::error::Error for GrowRefused {}
 
 impl From<FileError> for Error {
     fn from(e: FileError) -> Self {

@@ -155,6 +155,7 @@ pub mod omission;
 mod options;
 mod pack;
 pub mod persist;
+mod rehash;
 mod set;
 mod signature;
 mod size;
@@ -166,7 +167,7 @@ mod tally;
 
 pub use alloc::{prefetch, HugePages};
 pub use bitstate::{Bitstate, DEFAULT_HASHES};
-pub use error::Error;
+pub use error::{Error, GrowRefused};
 pub use mix::mix64;
 pub use options::{Keys, Options, Slots};
 pub use pack::Pack64;

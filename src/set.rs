@@ -34,10 +34,11 @@
 //! only needs depths can keep one level counter instead.
 
 use crate::alloc::{self, HugePages, Region};
-use crate::error::Error;
+use crate::error::{Error, GrowRefused};
 use crate::mix::{mix64, scale};
 use crate::omission;
 use crate::persist::{self, FileError, Header, Kind};
+use crate::rehash::rehash;
 use crate::signature::{self, Line, Signature};
 use crate::size::Size;
 use crate::state_hash::StateHash;
@@ -47,6 +48,7 @@ use crate::tally::Tally;
 use std::fmt;
 use std::io::{Read, Write};
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// The file kind of a set of `S` signatures.
 fn kind<S: Signature>() -> Kind {
@@ -60,6 +62,16 @@ fn kind<S: Signature>() -> Kind {
 /// [`Tally`] totals of a set: states inserted, signature comparisons those inserts made.
 const STATES: usize = 0;
 const COMPARISONS: usize = 1;
+
+/// The fourth header parameter of a saved set: 1 when the set holds states and every one was
+/// inserted with `index == signature` (so [`VisitedSet::grow`] can place it), else 0.
+const KEYED: u64 = 1;
+
+/// How many lines a walk covers in a set of `lines` lines: the home line and up to
+/// [`WALK_LINES`] more, each line of the set at most once.
+fn walk_lines(lines: usize) -> usize {
+    WALK_LINES.min(lines - 1) + 1
+}
 
 /// Lines scanned after the home line before an insert gives up with [`Full`].
 ///
@@ -222,6 +234,11 @@ pub struct VisitedSet<S: Signature> {
     tally: Tally<2>,
     /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
     intent: Intent,
+    /// Whether every `New` insert so far had `index == signature` ([`StateHash::from_u64`]
+    /// keys): then each slot says where it belongs in a larger table. Cleared at most once
+    /// (checked before it is written, so threads share its line read-only); `Relaxed`, since
+    /// only [`grow`](Self::grow) reads it for a decision, and it holds `&mut self`.
+    keyed: AtomicBool,
 }
 
 /// 64-bit signatures, 8 bytes per state, 8 per line: TLC's fingerprint set.
@@ -244,6 +261,7 @@ impl<S: Signature> VisitedSet<S> {
             _signature: PhantomData,
             tally: Tally::new(),
             intent: Intent::new(),
+            keyed: AtomicBool::new(true),
         })
     }
 
@@ -273,7 +291,7 @@ impl<S: Signature> VisitedSet<S> {
     /// of the set at most once.
     #[inline]
     fn walk_lines(&self) -> usize {
-        WALK_LINES.min(self.lines.len() - 1) + 1
+        walk_lines(self.lines.len())
     }
 
     /// The lines an insert may use, home line first.
@@ -302,6 +320,9 @@ impl<S: Signature> VisitedSet<S> {
                     match signature::claim::<S>(line, i, signature) {
                         Ok(()) => {
                             self.tally.add([1, compared]);
+                            if h.index != h.signature && self.keyed.load(Relaxed) {
+                                self.keyed.store(false, Relaxed);
+                            }
                             return Ok(Inserted::New);
                         }
                         // Another thread filled the slot first, maybe with this very state.
@@ -420,7 +441,11 @@ impl<S: Signature> VisitedSet<S> {
                 u64::from(S::BITS),
                 WALK_LINES as u64,
                 self.signature_comparisons(),
-                0,
+                if self.is_empty() || !self.keyed.load(Relaxed) {
+                    0
+                } else {
+                    KEYED
+                },
             ],
         };
         persist::save(w, header, &self.lines, |words| {
@@ -442,11 +467,14 @@ impl<S: Signature> VisitedSet<S> {
             persist::load::<Line>(r, kind::<S>(), HugePages::Advise, |w| {
                 persist::nonzero_slots(w, bits)
             })?;
-        let [width, walk, comparisons, reserved] = header.params;
-        if width != u64::from(bits) || walk != WALK_LINES as u64 || reserved != 0 {
+        let [width, walk, comparisons, keyed] = header.params;
+        // A keyed mark on an empty set is refused: it would not save back to the same bytes.
+        let keyed_ok = keyed == 0 || (keyed == KEYED && count > 0);
+        if width != u64::from(bits) || walk != WALK_LINES as u64 || !keyed_ok {
             return Err(FileError::Invalid(format!(
-                "a set of {width}-bit signatures walking {walk} lines (reserved field \
-                 {reserved}); this build's walk is {WALK_LINES} lines, its reserved field 0"
+                "a set of {width}-bit signatures walking {walk} lines (keyed field {keyed}, \
+                 {count} states); this build's walk is {WALK_LINES} lines, its keyed field 0, \
+                 or 1 for a set of states"
             ))
             .into());
         }
@@ -457,6 +485,7 @@ impl<S: Signature> VisitedSet<S> {
             _signature: PhantomData,
             tally,
             intent: Intent::new(),
+            keyed: AtomicBool::new(keyed == KEYED || count == 0),
         })
     }
 
@@ -465,6 +494,59 @@ impl<S: Signature> VisitedSet<S> {
     pub fn clear(&mut self) {
         alloc::clear_lines(&mut self.lines);
         self.tally.reset();
+        *self.keyed.get_mut() = true;
+    }
+
+    /// Moves the set into a larger table of `size` (rounded as in [`new`](Self::new)),
+    /// rehashing every stored signature to its line there: afterwards every state that was in
+    /// the set still is (`insert` returns `Present`, `contains` true), `len()` is unchanged
+    /// (no state is stored twice), and new states go into the larger table, so a `Full` that
+    /// the old size would have hit may not come. A move of all the slots: one read of the
+    /// old table and one random write per state (BENCHMARKS.md has the time), with both tables
+    /// allocated at the peak.
+    ///
+    /// `&mut self`: no insert or lookup can run while it does, so there is no race inside it
+    /// and no atomic protocol beyond the CAS claims of a table only this thread sees (hence no
+    /// loom model of its own). A BFS checker calls it between levels.
+    ///
+    /// Only a [`FingerprintSet`] whose every state came from [`StateHash::from_u64`] keys (index
+    /// equal to signature) can grow when it holds states: its slots keep `mix64(key)`, from
+    /// which the line in a table of any size follows. Any other set's slots keep no bit of
+    /// the index that chose their line, so they cannot be moved without losing states, and
+    /// `grow` refuses them ([`GrowRefused`]). An empty set of either width always grows. The
+    /// one caveat of a keyed set is the pair of keys that share
+    /// [`Signature::ZERO_STAND_IN`] (see [`StateHash::from_u64`]): in a table of under about
+    /// 2,700 lines (168 KiB) the one that is not key 0 may be reported `New` once more after
+    /// the grow, a state explored twice, never one lost.
+    ///
+    /// [`signature_comparisons`](Self::signature_comparisons) keeps the comparisons made
+    /// before the grow (they are the chances of an omission this run has had; the move itself
+    /// compares no new state) and adds those of later inserts; the omission bound therefore
+    /// still covers the whole run. [`uniform_hashing_bound`](Self::uniform_hashing_bound) is
+    /// computed at the new capacity.
+    ///
+    /// Errors, each leaving the set exactly as it was: [`Error::Grow`] for a size with no more
+    /// lines than the set has ([`GrowRefused::NotLarger`]; equal is refused, not a no-op), a
+    /// set that cannot be moved (above), or a walk with no free slot in the new table; the
+    /// errors of [`new`](Self::new) for the size itself, [`Error::AllocationFailed`] included.
+    pub fn grow(&mut self, size: Size) -> Result<(), Error> {
+        let asked = size.lines(64, S::PER_LINE)?;
+        let lines = self.lines.len();
+        if asked <= lines {
+            return Err(Error::Grow(GrowRefused::NotLarger { lines, asked }));
+        }
+        if !self.is_empty() && S::BITS != 64 {
+            return Err(Error::Grow(GrowRefused::CompactSignatures));
+        }
+        if !self.is_empty() && !*self.keyed.get_mut() {
+            return Err(Error::Grow(GrowRefused::IndependentIndex));
+        }
+        let fresh = Region::zeroed(asked, HugePages::Advise)?;
+        if !rehash::<S>(&self.lines, &fresh, walk_lines) {
+            return Err(Error::Grow(GrowRefused::Full));
+        }
+        self.lines = fresh;
+        Ok(())
     }
 }
 

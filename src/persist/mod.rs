@@ -23,7 +23,9 @@
 //! | +8..12 | CRC-32 of everything before it, header and body included, `u32` |
 //! | +12..16 | zero |
 //!
-//! Parameters: sets `[signature bits, WALK_LINES, signature comparisons, 0]`; `Bitstate`
+//! Parameters: sets `[signature bits, WALK_LINES, signature comparisons, keyed]`, keyed being 1
+//! when the set holds states and every one was inserted with `index == signature` (so that
+//! `grow` can move it), else 0 (1 on an empty set is refused); `Bitstate`
 //! `[hash functions k, states stored, 0, 0]`; `SearchCache` `[Pack64::BITS, options,
 //! generation, Pack64::AGE_WEIGHT as u64]`, options being `slots | keys << 8 | huge pages << 16`
 //! (`Slots::Bucket` 0, `Single` 1; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
