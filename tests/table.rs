@@ -610,6 +610,17 @@ fn counters_are_absent_without_the_feature() {
     assert_eq!(one_bucket::<u32>().stats(), None);
 }
 
+/// Held by each test that measures this process's resident memory, so that one test's table
+/// (a prefault, a release) is never counted in another's difference.
+#[cfg(target_os = "linux")]
+static RESIDENT_MEASURE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The lock of [`RESIDENT_MEASURE`], also after a test that held it failed.
+#[cfg(target_os = "linux")]
+fn measuring_resident() -> std::sync::MutexGuard<'static, ()> {
+    RESIDENT_MEASURE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Resident memory of this process in bytes, from /proc/self/status.
 #[cfg(target_os = "linux")]
 fn resident_bytes() -> usize {
@@ -627,6 +638,7 @@ fn resident_bytes() -> usize {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_large_table_costs_memory_only_where_touched() {
+    let _measuring = measuring_resident();
     let before = resident_bytes();
     let t = SearchCache::<u32>::new(Size::Mib(4096)).unwrap();
     for k in 0..16u64 {
@@ -648,6 +660,7 @@ fn a_large_table_costs_memory_only_where_touched() {
 #[cfg(target_os = "linux")]
 #[test]
 fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after() {
+    let _measuring = measuring_resident();
     for pages in [HugePages::Never, HugePages::Advise] {
         let t =
             SearchCache::<u32>::with_options(Size::Mib(256), Options::default().huge_pages(pages))
@@ -679,6 +692,7 @@ fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after() {
 #[cfg(target_os = "linux")]
 #[test]
 fn prefault_commits_every_page_and_keeps_entries() {
+    let _measuring = measuring_resident();
     let t = SearchCache::<u32>::with_options(
         Size::Mib(64),
         Options::default().huge_pages(HugePages::Never),
