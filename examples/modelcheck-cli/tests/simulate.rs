@@ -174,3 +174,17 @@ fn flags_that_do_not_fit_a_simulation_are_usage_errors() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_stop_request_is_status_5_with_the_walks_so_far() {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let args = ["2pc", "3", "--simulate", "1000", "--seed", "1"];
+    let status = cli::run_until(args, &mut out, &mut err, Some(stop));
+    let report = String::from_utf8(out).expect("the output is UTF-8");
+    assert_eq!(status, cli::EXIT_INTERRUPTED, "{report}");
+    assert!(
+        report.contains("result: interrupted: no error in the 0 walks"),
+        "{report}"
+    );
+}
