@@ -37,6 +37,8 @@ pub const MAX_MEMORY: usize = 1 << 47;
 pub const MAX_THREADS: usize = 1024;
 /// The most processes of a distributed run (`--processes`, `--local`).
 pub const MAX_CLUSTER_PROCESSES: usize = 1024;
+/// The most steps of a simulated walk (`--depth`): its trace is kept, two bytes a step.
+pub const MAX_WALK_DEPTH: usize = 10_000_000;
 /// Seconds between checkpoints when `--checkpoint-every` is not given.
 pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
 
@@ -78,6 +80,31 @@ pub struct CheckArgs {
     /// Checkpoints and resuming.
     #[command(flatten)]
     pub checkpoint: CheckpointArgs,
+    /// Random simulation instead of the exhaustive search.
+    #[command(flatten)]
+    pub simulation: SimulationArgs,
+}
+
+/// Random simulation: walks instead of the exhaustive search.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Random simulation")]
+pub struct SimulationArgs {
+    /// Run N random walks instead of the exhaustive search, each from a random initial state
+    /// and each step to a uniformly random successor, checking the invariants (and deadlocks)
+    /// on every state visited; stops at the lowest-numbered failing walk and prints its seed.
+    /// For models too large to search: finding no error proves nothing (exit 4).
+    #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
+        "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",
+        "checkpoint", "resume", "mode", "exact", "memory", "hashes", "max_depth", "schedule",
+    ])]
+    pub simulate: Option<u64>,
+    /// The most steps of a walk, 0 to 10,000,000 [default: 100].
+    #[arg(long, value_name = "D", requires = "simulate", value_parser = parse_walk_depth)]
+    pub depth: Option<usize>,
+    /// The simulation's seed, 0 to 2^64-1; walk I's seed is derived from it and I, and walk 0's
+    /// is the seed itself [default: from the clock, printed].
+    #[arg(long, value_name = "S", requires = "simulate")]
+    pub seed: Option<u64>,
 }
 
 /// Checkpoints and resuming.
@@ -230,6 +257,20 @@ fn parse_model_size(text: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("the model size N must be a positive whole number, got `{text}`"))
+}
+
+fn parse_walks(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("--simulate takes a number of walks, 1 or more, got `{text}`"))
+}
+
+fn parse_walk_depth(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&d| d <= MAX_WALK_DEPTH)
+        .ok_or_else(|| format!("--depth takes 0 to {MAX_WALK_DEPTH} steps, got `{text}`"))
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

@@ -11,7 +11,7 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch; report, local; run.
+// launcher_watch; report, local; simulation; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
@@ -21,6 +21,7 @@ mod local;
 mod progress;
 pub mod report;
 mod run;
+mod simulation;
 
 pub use args::{memory_flag, parse_memory, Cli};
 pub use exit::{

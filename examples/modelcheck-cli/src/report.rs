@@ -5,8 +5,8 @@ use crate::args::memory_flag;
 use crate::exit::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL};
 use modelcheck::distributed::{DistributedReport, ProcessStats};
 use modelcheck::{
-    peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Verdict,
-    MAX_GROWTH,
+    peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Trace,
+    Verdict, MAX_GROWTH,
 };
 use std::io::{self, Write};
 
@@ -47,7 +47,7 @@ pub fn print_distributed<M: Model>(
 /// The status once the report is written: `status`, unless writing failed for another reason
 /// than a closed pipe (a reader that stopped is no error of the search), then [`EXIT_ERROR`]
 /// with the error on stderr.
-fn finish(status: i32, written: io::Result<()>) -> i32 {
+pub fn finish(status: i32, written: io::Result<()>) -> i32 {
     match written {
         Ok(()) => status,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
@@ -241,21 +241,28 @@ fn write_report<M: Model>(
     let searched_to_the_end = matches!(verdict, Verdict::Complete | Verdict::DepthLimit);
     write_coverage(storage, searched_to_the_end, out)?;
     if let Verdict::Counterexample(trace) = &verdict {
-        writeln!(out, "trace (replayed and checked):")?;
+        write_trace(model, trace, out)?;
+    }
+    Ok(())
+}
+
+/// A replayed trace, a line per state: its number, the step's action and the state as the
+/// model shows it.
+pub fn write_trace<M: Model>(model: &M, trace: &Trace<M>, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "trace (replayed and checked):")?;
+    writeln!(
+        out,
+        "  0: initial            {}",
+        model.show(&trace.initial)
+    )?;
+    for (i, (action, state)) in trace.steps.iter().enumerate() {
         writeln!(
             out,
-            "  0: initial            {}",
-            model.show(&trace.initial)
+            "  {}: {:<18} {}",
+            i + 1,
+            action.to_string(),
+            model.show(state)
         )?;
-        for (i, (action, state)) in trace.steps.iter().enumerate() {
-            writeln!(
-                out,
-                "  {}: {:<18} {}",
-                i + 1,
-                action.to_string(),
-                model.show(state)
-            )?;
-        }
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::launcher_watch::{self, started_by_launcher};
 use crate::local;
 use crate::report::{print_distributed, print_report};
+use crate::simulation::Simulation;
 use modelcheck::distributed::{self, Cluster, ClusterError, DistCheckpoints};
 use modelcheck::models::{with_model, WithModel};
 use modelcheck::{check, check_with_checkpoints, CheckpointError, Checkpoints, Model, Options};
@@ -59,6 +60,13 @@ where
         Ok(options) => options,
         Err(status) => return status.print(err),
     };
+    if let Some(walks) = cli.check.simulation.simulate {
+        let simulation = Simulation::new(&cli, &options, walks, out);
+        return match with_model(&cli.check.model, cli.check.size(), simulation) {
+            Ok(status) => status,
+            Err(message) => Failed::Usage(message).print(err),
+        };
+    }
     if let Some(processes) = cli.dist.local {
         return local::launch(processes, &argv, options.stop.as_deref(), out, err);
     }

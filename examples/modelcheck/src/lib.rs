@@ -56,7 +56,7 @@
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
 // it: model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
-// checkpoint; models, distributed.
+// checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
@@ -68,9 +68,11 @@ pub mod models;
 mod regular_file;
 mod reporter;
 mod resident;
+mod simulate;
 mod size;
 mod trace;
 mod visited;
+mod walk_rng;
 
 pub use bfs::{CutShort, Options, Schedule, Stats, Verdict, DEFAULT_MEMORY_BYTES};
 pub use check::{check, Report, Saved};
@@ -81,6 +83,10 @@ pub use checkpoint::{
 pub use model::{Invariant, Model};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
 pub use resident::peak_resident_bytes;
+pub use simulate::{
+    simulate, walk_seed, SimulateOptions, SimulationReport, SimulationVerdict, Violation,
+    DEFAULT_SIMULATION_DEPTH,
+};
 pub use size::size_text;
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, TableFull, MAX_GROWTH, NEGLIGIBLE_OMISSION};
