@@ -9,8 +9,8 @@ the wall time of each `go` (so a loaded machine slows both sides alike).
 
 The run fails (exit status 1) on any illegal move, engine crash, time forfeit or protocol
 problem of our engine (python-chess warnings or errors on its connection count as protocol
-problems; when the opponent is our engine too, the same holds for it), and with --no-loss on
-any game our engine loses. Without --sprt it plays --games games; with --sprt ELO0 ELO1 it stops as soon as the sequential probability ratio test
+problems; when the opponent is our engine too, the same holds for it), with --no-loss on
+any game our engine loses, and with --win-series unless it wins more games than it loses. Without --sprt it plays --games games; with --sprt ELO0 ELO1 it stops as soon as the sequential probability ratio test
 (alpha = beta = 0.05) accepts one hypothesis, or after --games games. It prints W/D/L, the
 score and the Elo difference with its 95% interval. By default it then runs python-chess's
 `analyse` with Hash, Threads and Clear Hash options and checks the answer (--no-analyse skips).
@@ -18,7 +18,7 @@ score and the Elo difference with its 95% interval. By default it then runs pyth
     pip install chess; apt-get install stockfish
     cargo build --release -p chess
     python3 examples/chess/match.py [--games 12] [--skill 0 | --elo 2200] [--tc 1+0.01]
-    python3 examples/chess/match.py --games 6 --movetime 50 --no-loss --no-analyse
+    python3 examples/chess/match.py --games 8 --movetime 50 --win-series --no-analyse
     python3 examples/chess/match.py --opponent target/chess-old --openings examples/chess/openings.txt \\
         --sprt 0 10 --games 2000 --tc 1+0.01
     python3 examples/chess/match.py --opponent target/release/chess --option TTSlots=Single \\
@@ -313,6 +313,8 @@ def main():
                         help="every move is 'go movetime MS', no clock (instead of --tc)")
     parser.add_argument("--no-loss", action="store_true",
                         help="fail the run if our engine loses a game")
+    parser.add_argument("--win-series", action="store_true",
+                        help="fail the run unless our engine wins more games than it loses")
     parser.add_argument("--first-game", type=int, default=0, metavar="K",
                         help="start at game K of the opening schedule (split one match over runs)")
     parser.add_argument("--threads", type=int, default=1, help="our engine's Threads")
@@ -452,6 +454,8 @@ def main():
         opponent.quit()
     if watch.records:
         failed = failed or "protocol problems: " + " | ".join(watch.records[:5])
+    if args.win_series and not failed and wins <= losses:
+        failed = f"{name} did not win the series: +{wins} ={draws} -{losses}"
     games = wins + draws + losses
     summary = (f"match: {name} vs {label} at {control}: +{wins} ={draws} -{losses}, "
                f"score {wins + draws / 2}/{games}")
