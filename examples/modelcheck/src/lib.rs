@@ -55,7 +55,7 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
+// it: property; model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
 // checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
 mod bfs;
 mod check;
@@ -65,6 +65,7 @@ mod expand;
 mod frame;
 mod model;
 pub mod models;
+mod property;
 mod regular_file;
 mod reporter;
 mod resident;
@@ -81,6 +82,7 @@ pub use checkpoint::{
     Header, Mismatch, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
 pub use model::{Invariant, Model};
+pub use property::{Expectation, Predicate, Property};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
 pub use resident::peak_resident_bytes;
 pub use simulate::{

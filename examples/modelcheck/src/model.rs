@@ -4,6 +4,8 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
+use crate::property::Property;
+
 /// A named safety property: `holds(state)` must be true in every reachable state.
 pub struct Invariant<S> {
     /// Printed when the invariant is violated.
@@ -43,6 +45,11 @@ pub trait Model: Send + Sync + 'static {
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Action, Self::State)>);
     /// The properties checked on every distinct reachable state.
     fn invariants(&self) -> Vec<Invariant<Self::State>> {
+        Vec::new()
+    }
+    /// The properties beyond invariants (`sometimes`, `eventually`, `leads_to`), each checked
+    /// by a run unless the run restricts them.
+    fn properties(&self) -> Vec<Property<Self::State>> {
         Vec::new()
     }
     /// Whether a reachable state without successors is reported (and stops the search).
