@@ -95,7 +95,8 @@ pub struct SimulationArgs {
     /// For models too large to search: finding no error proves nothing (exit 4).
     #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
         "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",
-        "checkpoint", "resume", "mode", "exact", "memory", "hashes", "max_depth", "schedule",
+        "checkpoint", "resume", "mode", "exact", "memory", "fixed_table", "hashes", "max_depth",
+        "schedule",
     ])]
     pub simulate: Option<u64>,
     /// The most steps of a walk, 0 to 10,000,000 [default: 100].
@@ -163,10 +164,16 @@ pub struct StorageArgs {
     #[arg(long, conflicts_with = "mode")]
     pub exact: bool,
     /// Visited storage size: a number of MiB, or with a unit K, M, G or T (KiB to TiB), 1K to
-    /// 128T [default: 256M]. A full table stops the search with the size it needs (exact mode:
-    /// a cap on its estimated memory).
+    /// 128T [default: 256M]. fp64 and exact: a cap (the fp64 table starts at 1 MiB and grows
+    /// between levels); fp32 and bitstate: the table's size. A full table stops the search with
+    /// the size it needs.
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub memory: Option<usize>,
+    /// fp64: one table of --memory from the start, with two hashes per state and Stern and
+    /// Dill's omission bound (far below the growing table's birthday bound, which passes 1e-6
+    /// at 6.1 M states); for runs of many millions of states that need a negligible bound.
+    #[arg(long)]
+    pub fixed_table: bool,
     /// Bitstate mode: hash functions per state, k = 1 to 32 (each state sets k bits of the
     /// array) [default: 3, SPIN's -k3].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=32))]
@@ -215,6 +222,8 @@ impl CheckArgs {
         let defaults = Options::default();
         let memory = resumed.and_then(|h| usize::try_from(h.memory_bytes).ok());
         let hashes = resumed.filter(|_| mode == Mode::Bitstate).map(|h| h.hashes);
+        // A fixed fp64 table was saved with StateHash::of ("ahash"): resume it fixed.
+        let saved_fixed = resumed.is_some_and(|h| h.state_hash == "ahash");
         Ok(Options {
             threads: self.search.threads.unwrap_or(defaults.threads),
             max_depth: self.search.max_depth,
@@ -230,6 +239,7 @@ impl CheckArgs {
                 .or(memory)
                 .unwrap_or(DEFAULT_MEMORY_BYTES),
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
+            grow: !self.storage.fixed_table && !saved_fixed,
             stop: None,
         })
     }

@@ -11,7 +11,7 @@ use crate::expand::{Expansion, Rule};
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
-use crate::visited::{Mode, TableFull, Visited};
+use crate::visited::{Mode, Reader, TableFull, Visited};
 use rayon::prelude::*;
 use searchcache::StateHash;
 use std::fmt;
@@ -84,8 +84,15 @@ pub struct Options {
     pub mode: Mode,
     /// Bytes of visited storage (default 256 MiB: 33 M fingerprints, or 67 M signatures in
     /// [`Mode::Fp32`]); pages are only touched as the table fills. The exact mode grows up to
-    /// about this much.
+    /// about this much, and so does [`Mode::Fp64`] with [`grow`](Self::grow): a cap, not a size.
     pub memory_bytes: usize,
+    /// [`Mode::Fp64`] only: start with a 1 MiB table and grow it between levels up to
+    /// `memory_bytes`, hashing each state once (64 bits, so the omission bound is the birthday
+    /// figure `n(n − 1)/2^65`: negligible up to 6.1 M states). `false`: one table of
+    /// `memory_bytes` from the start, two hashes per state, and Stern and Dill's bound over the
+    /// run's comparisons (far smaller for large runs). Default: true. A distributed run's tables
+    /// never grow.
+    pub grow: bool,
     /// Hash functions per state in [`Mode::Bitstate`], 1 to [`searchcache::consts::MAX_HASHES`]
     /// (default [`searchcache::DEFAULT_HASHES`], SPIN's 3).
     pub hashes: u32,
@@ -105,6 +112,7 @@ impl Default for Options {
             schedule: Schedule::Chunks,
             mode: Mode::Fp64,
             memory_bytes: DEFAULT_MEMORY_BYTES,
+            grow: true,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
         }
@@ -230,6 +238,14 @@ enum LogPosition {
     Initial(usize),
 }
 
+/// A successor that found a growing table full: it waits for the grow at the end of the level.
+struct Pending<S> {
+    parent: usize,
+    ordinal: u16,
+    state: S,
+    key: StateHash,
+}
+
 /// One thread's share of a level.
 struct Local<M: Model> {
     next: Vec<M::State>,
@@ -239,6 +255,8 @@ struct Local<M: Model> {
     keys: Vec<StateHash>,
     /// The keys of `next`, when the level's duplicates must be dropped (see `dedup_level`).
     next_keys: Vec<StateHash>,
+    /// Successors that found the table full while it can still grow.
+    pending: Vec<Pending<M::State>>,
 }
 
 impl<M: Model> Local<M> {
@@ -250,6 +268,7 @@ impl<M: Model> Local<M> {
             successors: Vec::new(),
             keys: Vec::new(),
             next_keys: Vec::new(),
+            pending: Vec::new(),
         }
     }
 }
@@ -300,8 +319,15 @@ impl<M: Model> Shared<'_, M> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Expands state `index` (at `depth`) into `local`.
-    fn expand(&self, depth: usize, index: usize, state: &M::State, local: &mut Local<M>) {
+    /// Expands state `index` (at `depth`) into `local`, inserting its successors through
+    /// `reader`.
+    fn expand(
+        &self,
+        reader: &Reader<'_, M::State>,
+        (depth, index): (usize, usize),
+        state: &M::State,
+        local: &mut Local<M>,
+    ) {
         let expanded = self.rule.expand(
             self.model,
             state,
@@ -326,36 +352,87 @@ impl<M: Model> Shared<'_, M> {
         local.keys.clear();
         for (_, next) in successors {
             let key = self.visited.key(next);
-            self.visited.prefetch(key);
+            reader.prefetch(key);
             local.keys.push(key);
         }
-        for (k, ((_, next), key)) in successors.iter().zip(&local.keys).enumerate() {
-            match self.visited.insert(next, *key) {
+        for k in 0..local.successors.len() {
+            let (next, key) = (&local.successors[k].1, local.keys[k]);
+            match reader.insert(next, key) {
                 Ok(false) => {}
                 Ok(true) => {
-                    if let Some(failure) = self.rule.check_new(next) {
-                        self.report(Found {
-                            depth: depth + 1,
-                            failure,
-                            state: next.clone(),
-                            at: LogPosition::Child(index, k as u16),
-                        });
-                    }
-                    if self.dedup {
-                        local.next_keys.push(*key);
-                    }
-                    local.next.push(next.clone());
-                    local.links.parent.push(index as u32);
-                    local.links.ordinal.push(k as u16);
+                    let new = (next.clone(), key);
+                    self.accept(depth + 1, (index, k as u16), new, local);
                 }
+                Err(_) if reader.can_grow() => local.pending.push(Pending {
+                    parent: index,
+                    ordinal: k as u16,
+                    state: next.clone(),
+                    key,
+                }),
                 Err(full) => return self.fail(Verdict::Full(full)),
             }
         }
     }
 
+    /// A new state of level `depth`, successor `ordinal` of state `parent` of the level before:
+    /// its invariants checked, itself added to `local`'s part of the level.
+    fn accept(
+        &self,
+        depth: usize,
+        (parent, ordinal): (usize, u16),
+        (state, key): (M::State, StateHash),
+        local: &mut Local<M>,
+    ) {
+        if let Some(failure) = self.rule.check_new(&state) {
+            self.report(Found {
+                depth,
+                failure,
+                state: state.clone(),
+                at: LogPosition::Child(parent, ordinal),
+            });
+        }
+        if self.dedup {
+            local.next_keys.push(key);
+        }
+        local.next.push(state);
+        local.links.parent.push(parent as u32);
+        local.links.ordinal.push(ordinal);
+    }
+
     fn expand_chunk(&self, depth: usize, first: usize, chunk: &[M::State], local: &mut Local<M>) {
+        // One read lock of a growing set per chunk, not per insert.
+        let reader = self.visited.reader();
         for (j, state) in chunk.iter().enumerate() {
-            self.expand(depth, first + j, state, local);
+            self.expand(&reader, (depth, first + j), state, local);
+        }
+    }
+
+    /// Grows the table for the successors that found it full in this level (every worker
+    /// idle), then inserts them, into the first worker's part of the level.
+    fn insert_pending(&self, depth: usize, locals: &mut [Local<M>]) {
+        let pending: Vec<Pending<M::State>> = locals
+            .iter_mut()
+            .flat_map(|l| l.pending.drain(..))
+            .collect();
+        let Some(local) = locals.first_mut().filter(|_| !pending.is_empty()) else {
+            return;
+        };
+        if let Err(e) = self.visited.grow_for(pending.len() as u64) {
+            return self.fail(Verdict::Error(e));
+        }
+        let reader = self.visited.reader();
+        for Pending {
+            parent,
+            ordinal,
+            state,
+            key,
+        } in pending
+        {
+            match reader.insert(&state, key) {
+                Ok(false) => {}
+                Ok(true) => self.accept(depth + 1, (parent, ordinal), (state, key), local),
+                Err(full) => return self.fail(Verdict::Full(full)),
+            }
         }
     }
 }
@@ -403,11 +480,18 @@ pub fn search<M: Model>(
         if config.max_depth.is_some_and(|max| stats.depth >= max) {
             break;
         }
-        let locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
+        let mut locals = expand_level(&shared, pool.as_ref(), threads, stats.depth, &frontier);
+        shared.insert_pending(stats.depth, &mut locals);
         let Some((next, links)) = next_level(&shared, locals, &mut stats) else {
             break;
         };
         let width = next.len();
+        // Room for the next level before it starts, projected from this level's growth.
+        let growth = width as f64 / frontier.len().max(1) as f64;
+        if let Err(e) = visited.grow_for((width as f64 * growth.max(1.0)) as u64) {
+            shared.fail(Verdict::Error(e));
+            break;
+        }
         let frontier_bytes =
             (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
         stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
@@ -582,7 +666,15 @@ fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) 
     let mut frontier = Vec::new();
     let mut links = LevelLinks::default();
     for (i, state) in shared.model.initial_states().into_iter().enumerate() {
-        match visited.insert(&state, visited.key(&state)) {
+        let key = visited.key(&state);
+        // A growing set grows for as many initial states as it has taken so far.
+        let inserted = match visited.insert(&state, key) {
+            Err(_) if visited.grow_for(frontier.len() as u64 + 1) == Ok(true) => {
+                visited.insert(&state, key)
+            }
+            inserted => inserted,
+        };
+        match inserted {
             Ok(true) => {
                 if let Some(failure) = shared.rule.check_new(&state) {
                     shared.report(Found {

@@ -39,8 +39,8 @@ pub struct Saved {
 /// against the model. [`Storage::partial`] says whether "no error" covers every reachable
 /// state.
 pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
-    let visited = match Visited::<M::State>::new(options.mode, options.memory_bytes, options.hashes)
-    {
+    let storage = (options.memory_bytes, options.grow);
+    let visited = match Visited::<M::State>::for_run(options.mode, storage, options.hashes) {
         Ok(visited) => visited,
         Err(e) => {
             return Report {

@@ -77,19 +77,25 @@ pub struct Header {
     /// Which part of a distributed run this file is; `None` for a single-process run.
     pub part: Option<Part>,
     /// The hash the saved set's positions (and a distributed run's owners) come from:
-    /// `state_hash_name` of `part`. A build with another hash must not resume it.
+    /// `state_hash_name` of `part` and the mode. A build with another hash must not resume it.
     pub state_hash: String,
 }
 
 /// The state hash a run places its states by: a distributed run's
-/// [`searchcache::consts::PORTABLE_HASH`] (the same on every machine and build), or, for a
-/// single process, `StateHash::of` (ahash under the crate's fixed keys).
-pub fn state_hash_name(part: Option<Part>) -> String {
-    match part {
-        Some(_) => searchcache::consts::PORTABLE_HASH.into(),
-        None => "ahash".into(),
+/// [`searchcache::consts::PORTABLE_HASH`] (the same on every machine and build); for a single
+/// process with a growing fp64 set ([`Options::grow`]), [`GROWING_HASH`]; for any other single
+/// process, `StateHash::of` (ahash under the crate's fixed keys).
+pub fn state_hash_name(part: Option<Part>, mode: Mode, grow: bool) -> String {
+    match (part, mode) {
+        (Some(_), _) => searchcache::consts::PORTABLE_HASH.into(),
+        (None, Mode::Fp64) if grow => GROWING_HASH.into(),
+        (None, _) => "ahash".into(),
     }
 }
+
+/// The state hash of a growing fp64 set: one 64-bit ahash per state under fixed seeds
+/// (`growing.rs`).
+pub const GROWING_HASH: &str = "ahash-64";
 
 /// The part of a distributed run's checkpoint that one timely worker wrote: its process among
 /// the run's, and the worker among the process's.
@@ -135,7 +141,7 @@ impl Header {
             depth,
             states,
             part,
-            state_hash: state_hash_name(part),
+            state_hash: state_hash_name(part, options.mode, options.grow),
         }
     }
 
@@ -168,12 +174,23 @@ impl Header {
                 )),
             });
         }
-        let hash = state_hash_name(part);
+        // The saved mode's hash, so that a run in another mode hears of the mode instead.
+        let hash = state_hash_name(part, self.mode().unwrap_or(options.mode), options.grow);
         if self.state_hash != hash {
-            return Some(Mismatch::Other(format!(
-                "its states are placed by the {} hash; this build places them by {hash}",
-                self.state_hash
-            )));
+            let saved_grows = self.state_hash == GROWING_HASH;
+            return Some(Mismatch::Other(match (saved_grows, hash == GROWING_HASH) {
+                (true, false) => "its fp64 set grows (one 64-bit hash per state); this run asks \
+                                  for a table of fixed size"
+                    .into(),
+                (false, true) if self.state_hash == "ahash" => "its fp64 set is a table of \
+                                                                 fixed size; this run asks for \
+                                                                 one that grows"
+                    .into(),
+                _ => format!(
+                    "its states are placed by the {} hash; this build places them by {hash}",
+                    self.state_hash
+                ),
+            }));
         }
         let name = model.name();
         if self.model != name {
@@ -600,13 +617,14 @@ pub struct Loaded<S> {
 
 /// Reads a checkpoint file: its header, checked by `mismatch` (`Some(why)`: a
 /// [`CheckpointError::Mismatch`]) before anything large is read, then its progress part as a
-/// `P` and its visited storage (`mode`, `memory_bytes` and `hashes` as the run has them), every
-/// part against its CRC and the whole file against the trailer's.
+/// `P` and its visited storage (`mode`, `memory_bytes` and `hashes` as the run has them;
+/// `growing`: a single process's fp64 set, see `Visited::load`), every part against its CRC and
+/// the whole file against the trailer's.
 pub fn read_file<P, S>(
     path: &Path,
     mismatch: impl FnOnce(&Header) -> Option<Mismatch>,
     mode: Mode,
-    memory_bytes: usize,
+    memory_bytes: (usize, bool),
     hashes: u32,
 ) -> Result<(Header, P, Visited<S>), CheckpointError>
 where
@@ -642,7 +660,7 @@ where
         path,
         |header| header.mismatch(model, options, None),
         options.mode,
-        options.memory_bytes,
+        (options.memory_bytes, options.grow),
         options.hashes,
     )?;
     let ProgressIn {
@@ -717,7 +735,11 @@ where
             let Loaded { visited, resume } = read(path, model, options)?;
             (visited, Some(resume))
         }
-        None => match Visited::new(options.mode, options.memory_bytes, options.hashes) {
+        None => match Visited::for_run(
+            options.mode,
+            (options.memory_bytes, options.grow),
+            options.hashes,
+        ) {
             Ok(visited) => (visited, None),
             Err(e) => {
                 return Ok(Report {

@@ -55,7 +55,7 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property; model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
+// it: property; model, regular_file, reporter, resident, size; trace, frame; growing; visited; expand; bfs; check;
 // checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
 mod bfs;
 mod check;
@@ -63,6 +63,7 @@ mod checkpoint;
 pub mod distributed;
 mod expand;
 mod frame;
+mod growing;
 mod model;
 pub mod models;
 mod property;

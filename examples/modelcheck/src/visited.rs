@@ -2,6 +2,7 @@
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
 use crate::frame::{self, FrameError, FrameReader};
+use crate::growing::GrowingSet;
 use searchcache::{
     omission, Bitstate, CompactSet, FingerprintSet, Full, Inserted, Size, StateHash,
 };
@@ -12,7 +13,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::io::{Read, Write};
 use std::str::FromStr;
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLockReadGuard};
 
 /// How states are remembered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,8 +294,10 @@ impl<S: Hash + Eq> ExactSet<S> {
 
 /// The visited storage of one run.
 pub enum Visited<S> {
-    /// `--mode fp64`: searchcache's `FingerprintSet`.
+    /// `--mode fp64` of a distributed run: searchcache's `FingerprintSet`, of a fixed size.
     Fp64(FingerprintSet),
+    /// `--mode fp64` of a single process: a `FingerprintSet` that grows up to a cap.
+    Growing(GrowingSet),
     /// `--mode fp32`: searchcache's `CompactSet`.
     Fp32(CompactSet),
     /// `--mode bitstate`: searchcache's `Bitstate` (SPIN's default is 3 hash functions).
@@ -330,16 +333,57 @@ impl<S: Hash + Eq + Clone> Visited<S> {
         })
     }
 
-    /// The state's two 64-bit hashes (index and signature), computed once per successor.
+    /// Storage for a single-process run of `mode`: as [`new`](Self::new), but with `grow` an
+    /// fp64 set starts small and grows up to `memory_bytes` ([`GrowingSet`]).
+    pub fn for_run(
+        mode: Mode,
+        (memory_bytes, grow): (usize, bool),
+        hashes: u32,
+    ) -> Result<Self, String> {
+        match mode {
+            Mode::Fp64 if grow => GrowingSet::new(memory_bytes)
+                .map(Visited::Growing)
+                .map_err(|e| format!("cannot build the visited storage: {e}")),
+            _ => Self::new(mode, memory_bytes, hashes),
+        }
+    }
+
+    /// The state's key, computed once per successor: one 64-bit hash for a growing set, two
+    /// (index and signature) otherwise.
     #[inline]
     pub fn key(&self, state: &S) -> StateHash {
-        StateHash::of(state)
+        match self {
+            Visited::Growing(set) => set.key(state),
+            _ => StateHash::of(state),
+        }
+    }
+
+    /// The storage as the inserts of a chunk of work use it: holds a growing set's read lock
+    /// until dropped.
+    #[inline]
+    pub fn reader(&self) -> Reader<'_, S> {
+        match self {
+            Visited::Growing(set) => Reader::Growing(set.read(), set.cap()),
+            other => Reader::Fixed(other),
+        }
+    }
+
+    /// Grows a growing set so that `more` states fit at its target load (see [`GrowingSet`]),
+    /// while no reader is active; nothing for the other storages. Whether it grew.
+    pub fn grow_for(&self, more: u64) -> Result<bool, String> {
+        match self {
+            Visited::Growing(set) => set
+                .grow_for(more)
+                .map_err(|e| format!("cannot grow the visited-state set: {e}")),
+            _ => Ok(false),
+        }
     }
 
     /// Starts loading the memory `insert(_, key)` will touch.
     #[inline]
     pub fn prefetch(&self, key: StateHash) {
         match self {
+            Visited::Growing(_) => self.reader().prefetch(key),
             Visited::Fp64(set) => set.prefetch(key),
             Visited::Fp32(set) => set.prefetch(key),
             Visited::Bitstate(bits) => bits.prefetch(key),
@@ -353,6 +397,7 @@ impl<S: Hash + Eq + Clone> Visited<S> {
     #[inline]
     pub fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull> {
         match self {
+            Visited::Growing(_) => self.reader().insert(state, key),
             Visited::Fp64(set) => set
                 .insert(key)
                 .map(Inserted::is_new)
@@ -375,6 +420,7 @@ impl<S: Hash + Eq + Clone> Visited<S> {
     /// Bytes the storage holds now (the whole table for the compacted modes).
     pub fn memory_bytes(&self) -> usize {
         match self {
+            Visited::Growing(set) => set.read().memory_bytes(),
             Visited::Fp64(set) => set.memory_bytes(),
             Visited::Fp32(set) => set.memory_bytes(),
             Visited::Bitstate(bits) => bits.memory_bytes(),
@@ -388,6 +434,15 @@ impl<S: Hash + Eq + Clone> Visited<S> {
     pub fn storage(&self, generated: u64) -> Storage {
         let table_bytes = self.memory_bytes();
         match self {
+            Visited::Growing(set) => {
+                let set = set.read();
+                let mut figures = set_figures(Mode::Fp64, &set, generated);
+                figures.omission = Omission {
+                    name: "birthday bound n(n-1)/2^65 over the states' 64-bit hashes",
+                    value: GrowingSet::omission(figures.stored),
+                };
+                figures
+            }
             Visited::Fp64(set) => set_figures(Mode::Fp64, set, generated),
             Visited::Fp32(set) => set_figures(Mode::Fp32, set, generated),
             Visited::Bitstate(bits) => {
@@ -442,6 +497,7 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
     pub fn save(&self, w: &mut dyn Write) -> Result<(), String> {
         let crate_error = |e: searchcache::Error| e.to_string();
         match self {
+            Visited::Growing(set) => set.read().save(w).map_err(crate_error),
             Visited::Fp64(set) => set.save(w).map_err(crate_error),
             Visited::Fp32(set) => set.save(w).map_err(crate_error),
             Visited::Bitstate(bits) => bits.save(w).map_err(crate_error),
@@ -451,16 +507,21 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
 
     /// Reads storage that [`save`](Self::save) wrote for `mode` (with `memory_bytes` and, for
     /// bitstate, `hashes`): an error, never a panic, for bytes that are not such storage. At
-    /// most `limit` bytes are read for the exact mode's states.
+    /// most `limit` bytes are read for the exact mode's states. `growing`: an fp64 set is a
+    /// single process's [`GrowingSet`], capped at `memory_bytes`.
     pub fn load(
         mode: Mode,
-        memory_bytes: usize,
+        (memory_bytes, growing): (usize, bool),
         hashes: u32,
         r: &mut dyn Read,
         limit: u64,
     ) -> Result<Self, String> {
         let crate_error = |e: searchcache::Error| e.to_string();
         Ok(match mode {
+            Mode::Fp64 if growing => Visited::Growing(GrowingSet::from_set(
+                FingerprintSet::load(r).map_err(crate_error)?,
+                memory_bytes,
+            )),
             Mode::Fp64 => Visited::Fp64(FingerprintSet::load(r).map_err(crate_error)?),
             Mode::Fp32 => Visited::Fp32(CompactSet::load(r).map_err(crate_error)?),
             Mode::Bitstate => {
@@ -502,10 +563,52 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
     /// included).
     pub fn stored(&self) -> u64 {
         match self {
+            Visited::Growing(set) => set.read().len() as u64,
             Visited::Fp64(set) => set.len() as u64,
             Visited::Fp32(set) => set.len() as u64,
             Visited::Bitstate(bits) => bits.len() as u64,
             Visited::Exact(set) => set.len_and_buckets().0,
+        }
+    }
+}
+
+/// The storage for the inserts of one chunk of work ([`Visited::reader`]).
+pub enum Reader<'a, S> {
+    /// A growing set's table, its read lock held, and its cap.
+    Growing(RwLockReadGuard<'a, FingerprintSet>, usize),
+    /// Any other storage.
+    Fixed(&'a Visited<S>),
+}
+
+impl<S: Hash + Eq + Clone> Reader<'_, S> {
+    /// As [`Visited::insert`].
+    #[inline]
+    pub fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull> {
+        match self {
+            Reader::Growing(set, _) => set
+                .insert(key)
+                .map(Inserted::is_new)
+                .map_err(|full| table_full(Mode::Fp64, full, set.memory_bytes())),
+            Reader::Fixed(visited) => visited.insert(state, key),
+        }
+    }
+
+    /// As [`Visited::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, key: StateHash) {
+        match self {
+            Reader::Growing(set, _) => set.prefetch(key),
+            Reader::Fixed(visited) => visited.prefetch(key),
+        }
+    }
+
+    /// Whether a full table here can still grow at the end of the level (a growing set below
+    /// its cap): then a state that found it full waits for the grow instead of failing.
+    #[inline]
+    pub fn can_grow(&self) -> bool {
+        match self {
+            Reader::Growing(set, cap) => GrowingSet::can_grow(set, *cap),
+            Reader::Fixed(_) => false,
         }
     }
 }

@@ -245,7 +245,7 @@ where
             &path,
             |header| header.mismatch(model, options, Some(part)),
             options.mode,
-            memory,
+            (memory, false),
             options.hashes,
         )?;
     let p = &progress;
