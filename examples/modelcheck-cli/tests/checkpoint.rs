@@ -171,6 +171,34 @@ fn every_mode_round_trips() {
     }
 }
 
+/// `--fixed-table`: the whole `--memory` from the start, saved under the two-hash name and
+/// resumed fixed without the flag (the header says so); a growing set's checkpoint resumed with
+/// `--fixed-table` is refused in words.
+#[test]
+fn a_fixed_table_round_trips_and_is_not_confused_with_a_growing_one() {
+    let (fixed, growing) = (scratch("fixed-table"), scratch("growing-table"));
+    let (f, g) = (fixed.to_str().unwrap(), growing.to_str().unwrap());
+    let base = ["2pc", "5", "--memory", "4", "--threads", "2", "--quiet"];
+    let every = ["--checkpoint-every", "0"];
+    let (status, whole, _) =
+        run(&[&base[..], &["--fixed-table", "--checkpoint", f], &every[..]].concat());
+    assert!(whole.contains("visited table: 4194304 bytes"), "{whole}");
+    let (grown_status, grown, _) = run(&[&base[..], &["--checkpoint", g], &every[..]].concat());
+    assert_eq!(grown_status, status);
+    assert!(grown.contains("visited table: 1048576 bytes"), "{grown}");
+    let (resumed_status, resumed, err) = run(&["2pc", "5", "--quiet", "--resume", f]);
+    assert_eq!(resumed_status, status, "{err}");
+    assert!(
+        resumed.contains("visited table: 4194304 bytes"),
+        "{resumed}"
+    );
+    assert_eq!(field(&resumed, "states"), field(&whole, "states"));
+    let (refused, _, err) = run(&["2pc", "5", "--quiet", "--fixed-table", "--resume", g]);
+    assert_eq!(refused, cli::EXIT_USAGE, "{err}");
+    assert!(err.contains("its fp64 set grows"), "{err}");
+    let _ = (std::fs::remove_file(&fixed), std::fs::remove_file(&growing));
+}
+
 /// A checkpoint of 2PC-5 at depth 16, as bytes, and its path.
 fn a_checkpoint(name: &str) -> (PathBuf, Vec<u8>) {
     let path = scratch(name);
