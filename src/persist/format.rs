@@ -27,7 +27,7 @@ pub(crate) enum Kind {
     CompactSet = 2,
     Bitstate = 3,
     SearchCache = 4,
-    VisitedMap = 5,
+    VisitedMap = 6,
 }
 
 impl Kind {
