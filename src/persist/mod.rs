@@ -1,7 +1,7 @@
 //! Saving and loading tables: a raw, streaming dump of the 64-byte lines behind a checked
 //! header, for [`FingerprintSet`](crate::FingerprintSet), [`CompactSet`](crate::CompactSet),
-//! [`Bitstate`](crate::Bitstate) and [`SearchCache`](crate::SearchCache) (`save` and `load` on
-//! each), and the checksum wrappers a caller can use for data of its own beside them.
+//! [`Bitstate`](crate::Bitstate), [`VisitedMap`](crate::VisitedMap) and
+//! [`SearchCache`](crate::SearchCache) (`save` and `load` on each), and the checksum wrappers a caller can use for data of its own beside them.
 //!
 //! # Format (version 1)
 //!
@@ -13,7 +13,7 @@
 //! |---|---|
 //! | 0..8 | magic: the ASCII bytes `srchcach` |
 //! | 8..12 | format version, `u32`: 1 |
-//! | 12..16 | kind, `u32`: 1 `FingerprintSet`, 2 `CompactSet`, 3 `Bitstate`, 4 `SearchCache` |
+//! | 12..16 | kind, `u32`: 1 `FingerprintSet`, 2 `CompactSet`, 3 `Bitstate`, 4 `SearchCache`, 6 `VisitedMap` |
 //! | 16..24 | lines, `u64`: 64-byte lines in the body (at least 1) |
 //! | 24..56 | four `u64` parameters of the kind (below) |
 //! | 56..60 | CRC-32 (ISO-HDLC, as zlib's `crc32`) of bytes 0..56, `u32` |
@@ -26,7 +26,8 @@
 //! Parameters: sets `[signature bits, WALK_LINES, signature comparisons, keyed]`, keyed being 1
 //! when the set holds states and every one was inserted with `index == signature` (so that
 //! `grow` can move it), else 0 (1 on an empty set is refused); `Bitstate`
-//! `[hash functions k, states stored, 0, 0]`; `SearchCache` `[Pack64::BITS, options,
+//! `[hash functions k, states stored, 0, 0]`; `VisitedMap` `[payload bits, WALK_LINES, signature
+//! comparisons, 0]`, each word a slot, signature above the payload; `SearchCache` `[Pack64::BITS, options,
 //! generation, Pack64::AGE_WEIGHT as u64]`, options being `slots | keys << 8 | huge pages << 16`
 //! (`Slots::Bucket` 0, `Single` 1; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
 //! A set's word holds one `u64` signature or two `u32` ones (the even slot in the low half); a
