@@ -96,6 +96,7 @@ pub struct SimulationArgs {
     #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
         "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",
         "checkpoint", "resume", "mode", "exact", "memory", "hashes", "max_depth", "schedule",
+        "symmetry",
     ])]
     pub simulate: Option<u64>,
     /// The most steps of a walk, 0 to 10,000,000 [default: 100].
@@ -150,6 +151,10 @@ pub struct SearchArgs {
     /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
     pub quiet: bool,
+    /// Store one state per symmetry class (2pc, philosophers, ticket, buggy): counts are of
+    /// classes, traces stay concrete. Not with checkpoints or a distributed run.
+    #[arg(long)]
+    pub symmetry: bool,
 }
 
 /// Where visited states are stored.
@@ -231,6 +236,7 @@ impl CheckArgs {
                 .unwrap_or(DEFAULT_MEMORY_BYTES),
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             stop: None,
+            symmetry: self.search.symmetry,
         })
     }
 }

@@ -55,7 +55,8 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property; model, regular_file, reporter, resident, size; trace, frame; visited; expand; bfs; check;
+// it: property; model, regular_file, reporter, resident, size; trace, frame, sometimes; visited;
+// expand; bfs; check;
 // checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
 mod bfs;
 mod check;
@@ -71,6 +72,7 @@ mod reporter;
 mod resident;
 mod simulate;
 mod size;
+mod sometimes;
 mod trace;
 mod visited;
 mod walk_rng;
@@ -90,5 +92,6 @@ pub use simulate::{
     DEFAULT_SIMULATION_DEPTH,
 };
 pub use size::size_text;
+pub use sometimes::{Example, SometimesReport, SometimesVerdict};
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, TableFull, MAX_GROWTH, NEGLIGIBLE_OMISSION};

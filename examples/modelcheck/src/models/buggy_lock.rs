@@ -1,8 +1,10 @@
 //! A broken lock: test the flag, then set it, in two separate steps. Two processes can both see
 //! the flag clear and both enter: the shortest counterexample is check, check, set, set.
 
-use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::symmetry::permutations_of;
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -85,6 +87,22 @@ impl Model for BuggyLock {
 
     fn invariants(&self) -> Vec<Invariant<BuggyLockState>> {
         vec![mutual_exclusion(|s: &BuggyLockState| s.pc, CRITICAL)]
+    }
+
+    fn properties(&self) -> Vec<Property<BuggyLockState>> {
+        vec![critical_reachable(|s: &BuggyLockState| s.pc, CRITICAL)]
+    }
+
+    /// The processes are interchangeable: their program counters, sorted.
+    fn canonical(&self, s: &BuggyLockState) -> Option<BuggyLockState> {
+        let mut t = *s;
+        t.pc[..self.n].sort_unstable();
+        Some(t)
+    }
+
+    fn class_size(&self, s: &BuggyLockState) -> Option<u64> {
+        let mut pcs: Vec<u64> = s.pc[..self.n].iter().map(|&pc| u64::from(pc)).collect();
+        Some(permutations_of(&mut pcs))
     }
 
     fn show(&self, s: &BuggyLockState) -> String {

@@ -3,8 +3,10 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::symmetry::permutations_of;
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -94,6 +96,28 @@ impl Model for Ticket {
 
     fn invariants(&self) -> Vec<Invariant<TicketState>> {
         vec![mutual_exclusion(|s: &TicketState| s.pc, CRITICAL)]
+    }
+
+    fn properties(&self) -> Vec<Property<TicketState>> {
+        vec![critical_reachable(|s: &TicketState| s.pc, CRITICAL)]
+    }
+
+    /// The processes are interchangeable: their (program counter, ticket) pairs, sorted.
+    fn canonical(&self, s: &TicketState) -> Option<TicketState> {
+        let mut pairs: Vec<(u8, u8)> = (0..self.n).map(|i| (s.pc[i], s.my[i])).collect();
+        pairs.sort_unstable();
+        let mut t = *s;
+        for (i, (pc, my)) in pairs.into_iter().enumerate() {
+            (t.pc[i], t.my[i]) = (pc, my);
+        }
+        Some(t)
+    }
+
+    fn class_size(&self, s: &TicketState) -> Option<u64> {
+        let mut pairs: Vec<u64> = (0..self.n)
+            .map(|i| u64::from(s.pc[i]) << 8 | u64::from(s.my[i]))
+            .collect();
+        Some(permutations_of(&mut pairs))
     }
 
     fn show(&self, s: &TicketState) -> String {
