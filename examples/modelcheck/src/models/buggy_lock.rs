@@ -113,3 +113,25 @@ impl Model for BuggyLock {
         format!("{} flag={}", procs.join(" "), s.locked as u8)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::{assert_classes, permutations};
+
+    /// The run stops at the violation (level 4): the classes of levels 0 to 3 are counted.
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_permutation() {
+        for n in 2..=5 {
+            let model = BuggyLock::new(n).unwrap();
+            let perms = permutations(n);
+            assert_classes(&model, |s| {
+                let least = perms
+                    .iter()
+                    .map(|p| p.iter().map(|&i| s.pc[i]).collect::<Vec<_>>())
+                    .min();
+                (least, s.locked)
+            });
+        }
+    }
+}

@@ -163,3 +163,22 @@ impl Model for Philosophers {
             .join(" ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::assert_classes;
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_rotation() {
+        for n in 2..=7 {
+            let model = Philosophers::new(n).unwrap();
+            assert_classes(&model, |&s| {
+                let phases: Vec<u64> = (0..n).map(|i| model.phase(s, i)).collect();
+                (0..n)
+                    .map(|r| (0..n).map(|i| phases[(i + r) % n]).collect::<Vec<_>>())
+                    .min()
+            });
+        }
+    }
+}

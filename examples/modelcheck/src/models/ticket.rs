@@ -128,3 +128,24 @@ impl Model for Ticket {
         format!("{} next={} serving={}", procs.join(" "), s.next, s.serving)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::{assert_classes, permutations};
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_permutation() {
+        for n in 2..=4 {
+            let model = Ticket::new(n).unwrap();
+            let perms = permutations(n);
+            assert_classes(&model, |s| {
+                let least = perms
+                    .iter()
+                    .map(|p| p.iter().map(|&i| (s.pc[i], s.my[i])).collect::<Vec<_>>())
+                    .min();
+                (least, s.next, s.serving)
+            });
+        }
+    }
+}

@@ -255,3 +255,33 @@ impl fmt::Debug for TwoPhaseState {
         write!(f, "TwoPhaseState({:#x})", self.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::{assert_classes, permutations};
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_permutation() {
+        for rms in 2..=4 {
+            let model = TwoPhase::new(rms).unwrap();
+            let perms = permutations(rms);
+            assert_classes(&model, |&s| {
+                let rm = |i: usize| {
+                    let bit = |set: u64| set >> i & 1;
+                    (
+                        model.rm_state(s, i),
+                        bit(model.tm_prepared(s)),
+                        bit(model.prepared_msgs(s)),
+                    )
+                };
+                let least = perms
+                    .iter()
+                    .map(|p| p.iter().map(|&i| rm(i)).collect::<Vec<_>>())
+                    .min();
+                let messages = s.0 & (model.commit_bit() | model.abort_bit());
+                (least, model.tm_state(s), messages)
+            });
+        }
+    }
+}
