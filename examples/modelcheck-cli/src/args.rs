@@ -153,7 +153,7 @@ pub struct SearchArgs {
     pub quiet: bool,
     /// Store one state per symmetry class (2pc, philosophers, ticket, buggy): counts are of
     /// classes, traces stay concrete. Not with checkpoints or a distributed run.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["local", "processes", "workers", "checkpoint", "resume"])]
     pub symmetry: bool,
 }
 
