@@ -192,15 +192,7 @@ fn write_report<M: Model>(
         options.threads
     )?;
     writeln!(out, "result: {}", result_line(verdict, stats, storage))?;
-    match (options.symmetry, stats.represented) {
-        (false, _) => writeln!(out, "states: {}", stats.states)?,
-        (true, Some(n)) => writeln!(
-            out,
-            "states: {} symmetry classes stored, standing for {n} states",
-            stats.states
-        )?,
-        (true, None) => writeln!(out, "states: {} symmetry classes stored", stats.states)?,
-    }
+    writeln!(out, "states: {}", states_text(options, stats))?;
     writeln!(out, "transitions: {}", stats.transitions)?;
     writeln!(out, "depth: {}", stats.depth)?;
     if let Some(cut) = stats.cut_short {
@@ -258,6 +250,19 @@ fn write_report<M: Model>(
         write_trace(model, trace, out)?;
     }
     Ok(())
+}
+
+/// The `states` count: of states, or with symmetry of classes, and the states they stand for
+/// when the model says.
+fn states_text(options: &Options, stats: &Stats) -> String {
+    match (options.symmetry, stats.represented) {
+        (false, _) => stats.states.to_string(),
+        (true, Some(n)) => format!(
+            "{} symmetry classes stored, standing for {n} states",
+            stats.states
+        ),
+        (true, None) => format!("{} symmetry classes stored", stats.states),
+    }
 }
 
 /// A replayed trace, a line per state: its number, the step's action and the state as the

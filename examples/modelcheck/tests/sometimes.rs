@@ -367,3 +367,21 @@ fn symmetry_on_a_model_without_one_changes_nothing() {
     assert_eq!(asked.stats.states, distances(&model).len() as u64);
     assert_eq!(asked.stats.represented, None);
 }
+
+/// The states classes stand for are not known after a bitstate run on two threads (its racing
+/// duplicates are dropped after they were counted); on one thread they are.
+#[test]
+fn bitstate_on_two_threads_represents_none() {
+    let model = Racers { n: 4, sizes: true };
+    for (threads, known) in [(1, true), (2, false)] {
+        let report = check(
+            &model,
+            &Options {
+                symmetry: true,
+                ..options(threads, Mode::Bitstate)
+            },
+        );
+        assert_eq!(report.stats.states, 6);
+        assert_eq!(report.stats.represented.is_some(), known);
+    }
+}
