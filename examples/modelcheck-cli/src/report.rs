@@ -109,8 +109,9 @@ fn estimate_note(full: &TableFull) -> String {
     }
 }
 
-/// The exit status of a run: its verdict's, then its `sometimes` properties' (a vacuous one is
-/// a failure, see [`with_sometimes`]).
+/// The exit status of a run: its verdict's, then its `sometimes` properties': after a search
+/// that found no error, a vacuous one is [`EXIT_COUNTEREXAMPLE`] and an example that could not
+/// be replayed [`EXIT_ERROR`]; one only not found changes nothing.
 pub fn status<M: Model>(report: &Report<M>) -> i32 {
     let Some(storage) = &report.storage else {
         return EXIT_ERROR;

@@ -15,6 +15,11 @@
 //! about a command line: [`TableFull`] says how many bytes the table had and
 //! [`TableFull::bytes_needed`] how many to try next.
 //!
+//! A [`Property::sometimes`] in [`Model::properties`] gets a shortest replayed [`Example`] in
+//! [`Report::sometimes`], or is [`SometimesVerdict::Vacuous`] after a search that visited every
+//! reachable state. [`Options::symmetry`] stores one state per class of [`Model::canonical`],
+//! the traces staying concrete.
+//!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
 //!
