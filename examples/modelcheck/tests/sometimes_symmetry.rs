@@ -385,3 +385,42 @@ fn bitstate_on_two_threads_represents_none() {
         assert_eq!(report.stats.represented.is_some(), known);
     }
 }
+
+/// What does not record symmetry refuses it before any search: checkpoints, and a distributed
+/// run (before any connection: the address here is never dialled).
+#[test]
+fn checkpoints_and_distributed_runs_refuse_symmetry() {
+    use modelcheck::distributed::{self, Cluster, ClusterError};
+    let options = Options {
+        symmetry: true,
+        ..options(1, Mode::Exact)
+    };
+    let model = Racers { n: 2, sizes: true };
+    let path = std::env::temp_dir().join(format!("symmetry-refused-{}", std::process::id()));
+    let save = Checkpoints {
+        save_to: Some(path.clone()),
+        every: Duration::ZERO,
+        resume_from: None,
+    };
+    match check_with_checkpoints(&model, &options, &save) {
+        Err(modelcheck::CheckpointError::Unsupported(why)) => {
+            assert!(why.contains("symmetry"), "{why}")
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("searched with symmetry and checkpoints"),
+    }
+    assert!(!path.exists());
+    let cluster = Cluster {
+        addresses: vec!["127.0.0.1:9".into(), "127.0.0.1:9".into()],
+        process: 0,
+        workers: 1,
+        connect_timeout: Duration::from_secs(1),
+        sent_filter: distributed::DEFAULT_SENT_FILTER,
+        peer_timeout: distributed::DEFAULT_PEER_TIMEOUT,
+    };
+    match distributed::check(model, &options, &cluster) {
+        Err(ClusterError::Usage(why)) => assert!(why.contains("symmetry"), "{why}"),
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("searched with symmetry across processes"),
+    }
+}
