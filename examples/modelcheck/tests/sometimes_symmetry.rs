@@ -404,7 +404,7 @@ fn checkpoints_and_distributed_runs_refuse_symmetry() {
     };
     match check_with_checkpoints(&model, &options, &save) {
         Err(modelcheck::CheckpointError::Unsupported(why)) => {
-            assert!(why.contains("symmetry"), "{why}")
+            assert!(why.contains("symmetry"), "{why}");
         }
         Err(e) => panic!("another error: {e}"),
         Ok(_) => panic!("searched with symmetry and checkpoints"),
