@@ -96,7 +96,7 @@ pub struct SimulationArgs {
     #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
         "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",
         "checkpoint", "resume", "mode", "exact", "memory", "fixed_table", "hashes", "max_depth",
-        "schedule",
+        "schedule", "symmetry",
     ])]
     pub simulate: Option<u64>,
     /// The most steps of a walk, 0 to 10,000,000 [default: 100].
@@ -151,6 +151,10 @@ pub struct SearchArgs {
     /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
     pub quiet: bool,
+    /// Store one state per symmetry class (2pc, philosophers, ticket, buggy): counts are of
+    /// classes, traces stay concrete. Not with checkpoints or a distributed run.
+    #[arg(long, conflicts_with_all = ["local", "processes", "workers", "checkpoint", "resume"])]
+    pub symmetry: bool,
 }
 
 /// Where visited states are stored.
@@ -241,6 +245,7 @@ impl CheckArgs {
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             grow: !self.storage.fixed_table && !saved_fixed,
             stop: None,
+            symmetry: self.search.symmetry,
         })
     }
 }

@@ -4,7 +4,8 @@
 /// with an omission bound below [`modelcheck::NEGLIGIBLE_OMISSION`]), or every state up to
 /// `--max-depth`.
 pub const EXIT_OK: i32 = 0;
-/// Exit status: a counterexample was found, replayed and printed.
+/// Exit status: a counterexample was found, replayed and printed; or a `sometimes` property is
+/// vacuous (no reachable state satisfies it, after a search that visited them all).
 pub const EXIT_COUNTEREXAMPLE: i32 = 1;
 /// Exit status: bad command line (or a checkpoint made for another model, size or mode).
 pub const EXIT_USAGE: i32 = 2;
@@ -23,7 +24,8 @@ pub const EXIT_STATUS_HELP: &str = "
 Exit status:
   0  no error found, every reachable state visited (exact mode; fp64 with an omission
      bound below 1e-6), or every state up to --max-depth
-  1  counterexample found, replayed and printed
+  1  counterexample found, replayed and printed; or a sometimes property is vacuous
+     (no reachable state satisfies it, every reachable state visited)
   2  usage error (also: a checkpoint of another model, size or mode; a checkpoint path that
      is a directory, a FIFO or another non-file)
   3  could not finish (full table, unreadable checkpoint)

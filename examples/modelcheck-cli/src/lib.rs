@@ -11,7 +11,7 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch; report, local; simulation; run.
+// launcher_watch, sometimes; report, local; simulation; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
@@ -22,6 +22,7 @@ mod progress;
 pub mod report;
 mod run;
 mod simulation;
+mod sometimes;
 
 pub use args::{memory_flag, parse_memory, Cli};
 pub use exit::{

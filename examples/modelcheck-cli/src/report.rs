@@ -3,6 +3,7 @@
 
 use crate::args::memory_flag;
 use crate::exit::{EXIT_COUNTEREXAMPLE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_PARTIAL};
+use crate::sometimes::{with_sometimes, write_path, write_sometimes, write_unchecked};
 use modelcheck::distributed::{DistributedReport, ProcessStats};
 use modelcheck::{
     peak_resident_bytes, Mode, Model, Options, Report, Saved, Stats, Storage, TableFull, Trace,
@@ -39,6 +40,7 @@ pub fn print_distributed<M: Model>(
         ..options.clone()
     };
     let written = write_report(model, &options, &report.report, out)
+        .and_then(|()| write_unchecked(model, out))
         .and_then(|()| write_processes(report, out))
         .and_then(|()| out.flush());
     finish(status(&report.report), written)
@@ -107,18 +109,21 @@ fn estimate_note(full: &TableFull) -> String {
     }
 }
 
-/// The exit status of a run.
+/// The exit status of a run: its verdict's, then its `sometimes` properties': after a search
+/// that found no error, a vacuous one is [`EXIT_COUNTEREXAMPLE`] and an example that could not
+/// be replayed [`EXIT_ERROR`]; one only not found changes nothing.
 pub fn status<M: Model>(report: &Report<M>) -> i32 {
     let Some(storage) = &report.storage else {
         return EXIT_ERROR;
     };
-    match &report.verdict {
+    let status = match &report.verdict {
         Verdict::Complete | Verdict::DepthLimit if storage.partial() => EXIT_PARTIAL,
         Verdict::Complete | Verdict::DepthLimit => EXIT_OK,
         Verdict::Counterexample(_) => EXIT_COUNTEREXAMPLE,
         Verdict::Interrupted => EXIT_INTERRUPTED,
         Verdict::Full(_) | Verdict::Error(_) => EXIT_ERROR,
-    }
+    };
+    with_sometimes(status, &report.sometimes)
 }
 
 /// The result line: what the run shows, and no more.
@@ -169,6 +174,7 @@ fn write_report<M: Model>(
         verdict,
         storage,
         checkpoints,
+        sometimes,
     } = report;
     let Some(storage) = storage else {
         if let Verdict::Error(e) = &verdict {
@@ -187,7 +193,7 @@ fn write_report<M: Model>(
         options.threads
     )?;
     writeln!(out, "result: {}", result_line(verdict, stats, storage))?;
-    writeln!(out, "states: {}", stats.states)?;
+    writeln!(out, "states: {}", states_text(options, stats))?;
     writeln!(out, "transitions: {}", stats.transitions)?;
     writeln!(out, "depth: {}", stats.depth)?;
     if let Some(cut) = stats.cut_short {
@@ -240,31 +246,31 @@ fn write_report<M: Model>(
     }
     let searched_to_the_end = matches!(verdict, Verdict::Complete | Verdict::DepthLimit);
     write_coverage(storage, searched_to_the_end, out)?;
+    write_sometimes(model, sometimes, out)?;
     if let Verdict::Counterexample(trace) = &verdict {
         write_trace(model, trace, out)?;
     }
     Ok(())
 }
 
+/// The `states` count: of states, or with symmetry of classes, and the states they stand for
+/// when the model says.
+fn states_text(options: &Options, stats: &Stats) -> String {
+    match (options.symmetry, stats.represented) {
+        (false, _) => stats.states.to_string(),
+        (true, Some(n)) => format!(
+            "{} symmetry classes stored, standing for {n} states",
+            stats.states
+        ),
+        (true, None) => format!("{} symmetry classes stored", stats.states),
+    }
+}
+
 /// A replayed trace, a line per state: its number, the step's action and the state as the
 /// model shows it.
 pub fn write_trace<M: Model>(model: &M, trace: &Trace<M>, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "trace (replayed and checked):")?;
-    writeln!(
-        out,
-        "  0: initial            {}",
-        model.show(&trace.initial)
-    )?;
-    for (i, (action, state)) in trace.steps.iter().enumerate() {
-        writeln!(
-            out,
-            "  {}: {:<18} {}",
-            i + 1,
-            action.to_string(),
-            model.show(state)
-        )?;
-    }
-    Ok(())
+    let heading = "trace (replayed and checked):";
+    write_path(model, heading, &trace.initial, &trace.steps, out)
 }
 
 /// How many checkpoints were written, the last one's depth, and how to resume it.

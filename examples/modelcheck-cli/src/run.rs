@@ -206,6 +206,17 @@ impl WithModel for Run<'_> {
             out,
             err,
         } = self;
+        let declared = model
+            .initial_states()
+            .first()
+            .map(|s| model.canonical(s).is_some());
+        if options.symmetry && declared == Some(false) {
+            let text = format!(
+                "--symmetry: the model {} declares no symmetry",
+                model.name()
+            );
+            return Failed::Usage(text).print(err);
+        }
         let printed = match target {
             Target::Single(checkpoints) => single(&model, &options, &checkpoints, out),
             Target::Distributed(cluster, checkpoints) => {

@@ -10,6 +10,7 @@
 use crate::expand::{Expansion, Rule};
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
+use crate::sometimes::{At, Sometimes, SometimesReport};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, Reader, TableFull, Visited};
 use rayon::prelude::*;
@@ -100,6 +101,12 @@ pub struct Options {
     /// finishes the 256-state chunk it holds, and the search returns [`Verdict::Interrupted`]
     /// with the counts of the levels it completed. Default: none.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Store each state's symmetry class, as [`Model::canonical`] gives it, instead of the
+    /// state (default: no). The frontier and every trace keep concrete states; the counts are
+    /// of classes. The verdicts are those of a search without it when the model's invariants,
+    /// properties and deadlocks are symmetric, as `canonical` promises. A model without a
+    /// symmetry is searched as without this.
+    pub symmetry: bool,
 }
 
 impl Default for Options {
@@ -115,6 +122,7 @@ impl Default for Options {
             grow: true,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
+            symmetry: false,
         }
     }
 }
@@ -128,7 +136,8 @@ impl Default for Options {
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     /// Distinct states of levels 0 to `depth` (as the visited set saw them: with fingerprints,
-    /// an omitted state is not counted).
+    /// an omitted state is not counted); with [`Options::symmetry`], distinct symmetry
+    /// classes.
     pub states: u64,
     /// Transitions of the states expanded in whole levels: one per enabled action instance,
     /// self-loops included, as models.md counts them (2PC-3: 1,145, although only 886 distinct
@@ -151,6 +160,11 @@ pub struct Stats {
     pub frontier_peak_bytes: usize,
     /// The level whose generation was stopped part way, if one was.
     pub cut_short: Option<CutShort>,
+    /// With [`Options::symmetry`] (then `states` counts symmetry classes): the states the
+    /// classes of levels 0 to `depth` stand for, the sum of [`Model::class_size`]. `None`
+    /// without symmetry, when the model does not give class sizes, and in bitstate mode with
+    /// more than one thread (whose racing duplicates are dropped after they were counted).
+    pub represented: Option<u64>,
 }
 
 /// What the expansion of level `level − 1` had added when the search stopped in its middle.
@@ -189,6 +203,10 @@ pub struct Outcome<M: Model> {
     pub stats: Stats,
     /// How it ended.
     pub verdict: Verdict<M>,
+    /// The model's `sometimes` properties: each one's example, or why there is none
+    /// ([`crate::SometimesVerdict::Vacuous`] after a search that ran out of states from the
+    /// initial ones; the caller, who knows the storage, makes it `NotFound` when partial).
+    pub sometimes: Vec<SometimesReport<M>>,
 }
 
 /// The search between two levels, all workers idle: what a checkpoint saves, with the visited
@@ -243,6 +261,8 @@ struct Pending<S> {
     parent: usize,
     ordinal: u16,
     state: S,
+    /// The class representative stored for `state` (symmetry), if not `state` itself.
+    stored: Option<S>,
     key: StateHash,
 }
 
@@ -257,6 +277,10 @@ struct Local<M: Model> {
     next_keys: Vec<StateHash>,
     /// Successors that found the table full while it can still grow.
     pending: Vec<Pending<M::State>>,
+    /// With symmetry: the representatives of `successors`, in their order.
+    canonical: Vec<M::State>,
+    /// With symmetry: the states the classes in `next` stand for (`None`: not known).
+    represented: Option<u64>,
 }
 
 impl<M: Model> Local<M> {
@@ -269,6 +293,8 @@ impl<M: Model> Local<M> {
             keys: Vec::new(),
             next_keys: Vec::new(),
             pending: Vec::new(),
+            canonical: Vec::new(),
+            represented: Some(0),
         }
     }
 }
@@ -278,6 +304,10 @@ struct Shared<'a, M: Model> {
     model: &'a M,
     visited: &'a Visited<M::State>,
     rule: Rule<M>,
+    /// The `sometimes` properties and the states found for them.
+    sometimes: Sometimes<M::State>,
+    /// [`Options::symmetry`].
+    symmetry: bool,
     /// Whether one state may come back `New` to two threads (bitstate under races).
     dedup: bool,
     /// Set when an error was found or the search cannot go on.
@@ -350,23 +380,34 @@ impl<M: Model> Shared<'_, M> {
         // inserts overlap instead of queueing.
         let successors = &local.successors;
         local.keys.clear();
+        local.canonical.clear();
         for (_, next) in successors {
-            let key = self.visited.key(next);
+            let key = match self.representative(next) {
+                Some(canonical) => {
+                    let key = self.visited.key(&canonical);
+                    local.canonical.push(canonical);
+                    key
+                }
+                None => self.visited.key(next),
+            };
             reader.prefetch(key);
             local.keys.push(key);
         }
         for k in 0..local.successors.len() {
             let (next, key) = (&local.successors[k].1, local.keys[k]);
-            match reader.insert(next, key) {
+            let stored = local.canonical.get(k).unwrap_or(next);
+            match reader.insert(stored, key) {
                 Ok(false) => {}
                 Ok(true) => {
                     let new = (next.clone(), key);
-                    self.accept(depth + 1, (index, k as u16), new, local);
+                    let class = self.class_size(local.canonical.get(k).unwrap_or(next));
+                    self.accept(depth + 1, (index, k as u16), new, class, local);
                 }
                 Err(_) if reader.can_grow() => local.pending.push(Pending {
                     parent: index,
                     ordinal: k as u16,
                     state: next.clone(),
+                    stored: local.canonical.get(k).cloned(),
                     key,
                 }),
                 Err(full) => return self.fail(Verdict::Full(full)),
@@ -374,15 +415,21 @@ impl<M: Model> Shared<'_, M> {
         }
     }
 
-    /// A new state of level `depth`, successor `ordinal` of state `parent` of the level before:
-    /// its invariants checked, itself added to `local`'s part of the level.
+    /// A new state of level `depth`, successor `ordinal` of state `parent` of the level before,
+    /// whose stored class stands for `class` states (symmetry; `None`: not known or no
+    /// symmetry): its invariants and `sometimes` properties checked, itself added to `local`'s
+    /// part of the level.
     fn accept(
         &self,
         depth: usize,
         (parent, ordinal): (usize, u16),
         (state, key): (M::State, StateHash),
+        class: Option<u64>,
         local: &mut Local<M>,
     ) {
+        if self.symmetry {
+            local.represented = local.represented.zip(class).map(|(a, b)| a + b);
+        }
         if let Some(failure) = self.rule.check_new(&state) {
             self.report(Found {
                 depth,
@@ -391,12 +438,35 @@ impl<M: Model> Shared<'_, M> {
                 at: LogPosition::Child(parent, ordinal),
             });
         }
+        self.sometimes
+            .check_new(&state, depth, At::Child(parent, ordinal));
         if self.dedup {
             local.next_keys.push(key);
         }
         local.next.push(state);
         local.links.parent.push(parent as u32);
         local.links.ordinal.push(ordinal);
+    }
+
+    /// With symmetry, the states the class of `stored` stands for, if the model says.
+    #[inline]
+    fn class_size(&self, stored: &M::State) -> Option<u64> {
+        if self.symmetry {
+            self.model.class_size(stored)
+        } else {
+            None
+        }
+    }
+
+    /// The representative the visited set stores for `state`: with symmetry, its class's, when
+    /// the model declares one; `None` when the state itself is stored.
+    #[inline]
+    fn representative(&self, state: &M::State) -> Option<M::State> {
+        if self.symmetry {
+            self.model.canonical(state)
+        } else {
+            None
+        }
     }
 
     fn expand_chunk(&self, depth: usize, first: usize, chunk: &[M::State], local: &mut Local<M>) {
@@ -425,12 +495,17 @@ impl<M: Model> Shared<'_, M> {
             parent,
             ordinal,
             state,
+            stored,
             key,
         } in pending
         {
-            match reader.insert(&state, key) {
+            let stored = stored.as_ref().unwrap_or(&state);
+            match reader.insert(stored, key) {
                 Ok(false) => {}
-                Ok(true) => self.accept(depth + 1, (parent, ordinal), (state, key), local),
+                Ok(true) => {
+                    let class = self.class_size(stored);
+                    self.accept(depth + 1, (parent, ordinal), (state, key), class, local);
+                }
                 Err(full) => return self.fail(Verdict::Full(full)),
             }
         }
@@ -458,6 +533,8 @@ pub fn search<M: Model>(
         model,
         visited,
         rule: Rule::new(model, config.deadlock),
+        sometimes: Sometimes::new(model),
+        symmetry: config.symmetry,
         dedup: visited.may_report_new_twice() && config.threads > 1,
         stop: AtomicBool::new(false),
         interrupt: config.stop.as_deref(),
@@ -472,6 +549,7 @@ pub fn search<M: Model>(
             return Outcome {
                 stats: Stats::default(),
                 verdict: Verdict::Error(e),
+                sometimes: Vec::new(),
             }
         }
     };
@@ -558,8 +636,13 @@ fn start<M: Model>(
         ),
         None => {
             let (frontier, log) = initial_level(shared);
+            let model = shared.model;
+            let represented = frontier.iter().try_fold(0, |sum, s| {
+                Some(sum + model.class_size(&model.canonical(s)?)?)
+            });
             let stats = Stats {
                 states: frontier.len() as u64,
+                represented: represented.filter(|_| shared.symmetry),
                 ..Stats::default()
             };
             (stats, frontier, log)
@@ -590,9 +673,10 @@ fn next_level<M: Model>(
         parent: Vec::with_capacity(width),
         ordinal: Vec::with_capacity(width),
     };
-    let mut transitions = 0;
+    let (mut transitions, mut represented) = (0, Some(0));
     for local in locals {
         transitions += local.transitions;
+        represented = represented.zip(local.represented).map(|(a, b)| a + b);
         next.extend(local.next);
         next_keys.extend(local.next_keys);
         links.parent.extend(local.links.parent);
@@ -614,6 +698,8 @@ fn next_level<M: Model>(
     }
     stats.transitions += transitions;
     stats.duplicates += duplicates;
+    let represented = represented.filter(|_| !shared.dedup);
+    stats.represented = stats.represented.zip(represented).map(|(a, b)| a + b);
     Some((next, links))
 }
 
@@ -630,7 +716,8 @@ fn report_level(reporter: Option<&dyn Reporter>, stats: &Stats, width: usize) {
 }
 
 /// How the search ended, once it has: an error, a counterexample (rebuilt from `log` and
-/// replayed), or why it stopped without one (`exhausted`: no level left to expand).
+/// replayed), or why it stopped without one (`exhausted`: no level left to expand); and the
+/// `sometimes` properties' examples.
 fn outcome<M: Model>(
     shared: Shared<'_, M>,
     stats: Stats,
@@ -638,7 +725,12 @@ fn outcome<M: Model>(
     log: &TraceLog,
 ) -> Outcome<M> {
     let (interrupted, model) = (shared.interrupted(), shared.model);
-    if let Some(mut error) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    let error = shared.error.into_inner().unwrap_or_else(|e| e.into_inner());
+    let found = shared.found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let visited_all =
+        error.is_none() && found.is_none() && exhausted && stats.resumed_from.is_none();
+    let sometimes = shared.sometimes.verdicts(model, log, visited_all);
+    if let Some(mut error) = error {
         if let Verdict::Full(full) = &mut error {
             // One number, the same in every run that fills up in this level.
             full.level = stats.depth + 1;
@@ -649,15 +741,20 @@ fn outcome<M: Model>(
         return Outcome {
             stats,
             verdict: error,
+            sometimes,
         };
     }
-    let verdict = match shared.found.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    let verdict = match found {
         Some(found) => counterexample(model, log, found),
         None if exhausted => Verdict::Complete,
         None if interrupted => Verdict::Interrupted,
         None => Verdict::DepthLimit,
     };
-    Outcome { stats, verdict }
+    Outcome {
+        stats,
+        verdict,
+        sometimes,
+    }
 }
 
 /// Level 0: the distinct initial states, and the log that starts with their links.
@@ -666,11 +763,13 @@ fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) 
     let mut frontier = Vec::new();
     let mut links = LevelLinks::default();
     for (i, state) in shared.model.initial_states().into_iter().enumerate() {
-        let key = visited.key(&state);
+        let canonical = shared.representative(&state);
+        let stored = canonical.as_ref().unwrap_or(&state);
+        let key = visited.key(stored);
         // A growing set grows for as many initial states as it has taken so far.
-        let inserted = match visited.insert(&state, key) {
+        let inserted = match visited.insert(stored, key) {
             Err(_) if visited.grow_for(frontier.len() as u64 + 1) == Ok(true) => {
-                visited.insert(&state, key)
+                visited.insert(stored, key)
             }
             inserted => inserted,
         };
@@ -684,6 +783,7 @@ fn initial_level<M: Model>(shared: &Shared<'_, M>) -> (Vec<M::State>, TraceLog) 
                         at: LogPosition::Initial(i),
                     });
                 }
+                shared.sometimes.check_new(&state, 0, At::Initial(i));
                 frontier.push(state);
                 links.parent.push(i as u32);
                 links.ordinal.push(0);

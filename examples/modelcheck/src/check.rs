@@ -3,6 +3,7 @@
 
 use crate::bfs::{self, Options, Outcome, Stats, Verdict};
 use crate::model::Model;
+use crate::sometimes::{SometimesReport, SometimesVerdict};
 use crate::visited::{Storage, Visited};
 use std::path::PathBuf;
 
@@ -18,6 +19,38 @@ pub struct Report<M: Model> {
     /// What the checkpoints came to, when the run saved them
     /// ([`check_with_checkpoints`](crate::check_with_checkpoints) with `save_to`).
     pub checkpoints: Option<Saved>,
+    /// The model's `sometimes` properties, in its order, each with its verdict; empty for a
+    /// run that checks none (a distributed run, a run that could not start).
+    pub sometimes: Vec<SometimesReport<M>>,
+}
+
+impl<M: Model> Report<M> {
+    /// Whether a `sometimes` property is vacuous or its example could not be replayed: a
+    /// failure of the run, as a counterexample is.
+    pub fn sometimes_failed(&self) -> bool {
+        self.sometimes.iter().any(|s| {
+            matches!(
+                s.verdict,
+                SometimesVerdict::Vacuous | SometimesVerdict::Error(_)
+            )
+        })
+    }
+}
+
+/// `sometimes` verdicts of a search whose storage is `partial`: none is vacuous, since the
+/// storage may have missed the states that satisfy it.
+pub(crate) fn settle<M: Model>(
+    mut sometimes: Vec<SometimesReport<M>>,
+    partial: bool,
+) -> Vec<SometimesReport<M>> {
+    if partial {
+        for s in &mut sometimes {
+            if matches!(s.verdict, SometimesVerdict::Vacuous) {
+                s.verdict = SometimesVerdict::NotFound;
+            }
+        }
+    }
+    sometimes
 }
 
 /// What the checkpoints of a run came to.
@@ -48,14 +81,20 @@ pub fn check<M: Model>(model: &M, options: &Options) -> Report<M> {
                 verdict: Verdict::Error(e),
                 storage: None,
                 checkpoints: None,
+                sometimes: Vec::new(),
             }
         }
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options, None, None);
+    let Outcome {
+        stats,
+        verdict,
+        sometimes,
+    } = bfs::search(model, &visited, options, None, None);
     let storage = visited.storage(stats.transitions);
     Report {
         stats,
         verdict,
+        sometimes: settle(sometimes, storage.partial()),
         storage: Some(storage),
         checkpoints: None,
     }

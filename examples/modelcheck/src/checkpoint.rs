@@ -28,7 +28,7 @@
 //! the previous checkpoint or the new one, whole.
 
 use crate::bfs::{self, AtLevel, Boundary, Options, Outcome, Resume, Stats, Verdict};
-use crate::check::{Report, Saved};
+use crate::check::{settle, Report, Saved};
 use crate::frame::{self, FrameError};
 use crate::model::Model;
 use crate::reporter::{CheckpointWritten, Reporter, Warning};
@@ -369,6 +369,9 @@ pub enum CheckpointError {
     /// The checkpoint to resume is no regular file (a directory, a FIFO, a device): a usage
     /// error, found before the path is opened, so a FIFO never blocks.
     NotAFile(String),
+    /// The run asks for what a checkpoint does not record ([`Options::symmetry`]): refused
+    /// before the search, a usage error.
+    Unsupported(String),
 }
 
 impl fmt::Display for CheckpointError {
@@ -377,7 +380,8 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Mismatch { context, why } => write!(f, "{context}: {why}"),
             CheckpointError::Unreadable(why)
             | CheckpointError::Unwritable(why)
-            | CheckpointError::NotAFile(why) => f.write_str(why),
+            | CheckpointError::NotAFile(why)
+            | CheckpointError::Unsupported(why) => f.write_str(why),
         }
     }
 }
@@ -717,8 +721,12 @@ where
 /// `every` says, then the search returns [`Verdict::Interrupted`]: stopping loses no work.
 ///
 /// Errors, before any search: a checkpoint of another model, size, mode or options
-/// ([`CheckpointError::Mismatch`]), one that cannot be read, or a `save_to` that cannot be
-/// written.
+/// ([`CheckpointError::Mismatch`]), one that cannot be read, a `save_to` that cannot be
+/// written, or [`Options::symmetry`] ([`CheckpointError::Unsupported`]).
+///
+/// `sometimes` properties: the states that satisfied them before the checkpoint are not
+/// saved, so after a resumed run one not found is [`crate::SometimesVerdict::NotFound`], never
+/// vacuous, and an example may not be a shortest one.
 pub fn check_with_checkpoints<M: Model>(
     model: &M,
     options: &Options,
@@ -727,6 +735,11 @@ pub fn check_with_checkpoints<M: Model>(
 where
     M::State: Serialize + DeserializeOwned,
 {
+    if options.symmetry {
+        return Err(CheckpointError::Unsupported(
+            "checkpoints do not record symmetry reduction: save and resume runs without it".into(),
+        ));
+    }
     if let Some(path) = &checkpoints.save_to {
         check_writable(path)?;
     }
@@ -747,6 +760,7 @@ where
                     verdict: Verdict::Error(e),
                     storage: None,
                     checkpoints: None,
+                    sometimes: Vec::new(),
                 })
             }
         },
@@ -797,11 +811,16 @@ where
         Some(_) => Some(&mut at_level),
         None => None,
     };
-    let Outcome { stats, verdict } = bfs::search(model, &visited, options, resume, hook);
+    let Outcome {
+        stats,
+        verdict,
+        sometimes,
+    } = bfs::search(model, &visited, options, resume, hook);
     let storage = visited.storage(stats.transitions);
     Ok(Report {
         stats,
         verdict,
+        sometimes: settle(sometimes, storage.partial()),
         storage: Some(storage),
         checkpoints: checkpoints.save_to.is_some().then_some(saved),
     })

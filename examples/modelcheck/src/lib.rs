@@ -15,6 +15,11 @@
 //! about a command line: [`TableFull`] says how many bytes the table had and
 //! [`TableFull::bytes_needed`] how many to try next.
 //!
+//! A [`Property::sometimes`] in [`Model::properties`] gets a shortest replayed [`Example`] in
+//! [`Report::sometimes`], or is [`SometimesVerdict::Vacuous`] after a search that visited every
+//! reachable state. [`Options::symmetry`] stores one state per class of [`Model::canonical`],
+//! the traces staying concrete.
+//!
 //! ```
 //! use modelcheck::{check, Invariant, Model, Options, Verdict};
 //!
@@ -55,7 +60,8 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property; model, regular_file, reporter, resident, size; trace, frame; growing; visited; expand; bfs; check;
+// it: property; model, regular_file, reporter, resident, size; trace, frame, sometimes; growing;
+// visited; expand; bfs; check;
 // checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
 mod bfs;
 mod check;
@@ -72,6 +78,7 @@ mod reporter;
 mod resident;
 mod simulate;
 mod size;
+mod sometimes;
 mod trace;
 mod visited;
 mod walk_rng;
@@ -91,5 +98,6 @@ pub use simulate::{
     DEFAULT_SIMULATION_DEPTH,
 };
 pub use size::size_text;
+pub use sometimes::{Example, SometimesReport, SometimesVerdict};
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, TableFull, MAX_GROWTH, NEGLIGIBLE_OMISSION};

@@ -56,6 +56,24 @@ pub trait Model: Send + Sync + 'static {
     fn deadlock_is_error(&self) -> bool {
         true
     }
+    /// The representative of `state`'s symmetry class, for [`crate::Options::symmetry`]:
+    /// `None` (the default) when the model declares no symmetry; a model that declares one
+    /// returns `Some` for every state.
+    ///
+    /// The promise a model makes: two states with the same representative are interchangeable
+    /// (a permutation of its processes, a rotation, ... maps one to the other, and it maps the
+    /// initial states to initial states and successors to successors); every invariant,
+    /// property predicate and deadlock holds of both or of neither. Then a search that stores
+    /// one state per class reaches the same verdicts. The checker does not verify it.
+    fn canonical(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
+    /// How many states the class of `representative` (a state [`canonical`](Self::canonical)
+    /// returned) holds, when that is cheap to say: [`crate::Stats::represented`] sums it over
+    /// the classes stored. `None` (the default): not known.
+    fn class_size(&self, _representative: &Self::State) -> Option<u64> {
+        None
+    }
     /// The state as a human reads it, for traces.
     fn show(&self, state: &Self::State) -> String {
         format!("{state:?}")

@@ -566,6 +566,8 @@ where
                 verdict,
                 storage: Some(union),
                 checkpoints: self.checkpoints.save_to.is_some().then_some(self.saved),
+                // Not checked by a distributed run (see the module's documentation).
+                sometimes: Vec::new(),
             },
             processes,
         }))

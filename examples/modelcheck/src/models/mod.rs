@@ -5,6 +5,7 @@ mod locks;
 pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
+mod symmetry;
 pub mod ticket;
 pub mod two_phase;
 
@@ -12,7 +13,8 @@ use crate::model::Model;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-pub use locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+pub use locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+pub use symmetry::permutations_of;
 
 /// A model's command-line name, default size, and what it is: the `--help` text.
 pub const CATALOGUE: &[(&str, usize, &str)] = &[

@@ -2,6 +2,7 @@
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
 
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 /// The most philosophers: 2 bits each in one `u64`.
@@ -58,6 +59,19 @@ impl Philosophers {
     }
     fn with_phase(&self, s: PhilosophersState, i: usize, v: u64) -> PhilosophersState {
         PhilosophersState((s.0 & !(3 << (2 * i))) | (v << (2 * i)))
+    }
+
+    /// The state with every philosopher moved `r` seats down the ring (philosopher `i + r`'s
+    /// phase becomes philosopher `i`'s), 0 < r < n.
+    fn rotated(&self, s: PhilosophersState, r: usize) -> u64 {
+        let bits = 2 * self.n as u32;
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        let r = 2 * r as u32;
+        ((s.0 >> r) | (s.0 << (bits - r))) & mask
     }
 }
 
@@ -120,10 +134,51 @@ impl Model for Philosophers {
         )]
     }
 
+    fn properties(&self) -> Vec<Property<PhilosophersState>> {
+        let n = self.n;
+        vec![Property::sometimes(
+            "SomeoneEats",
+            move |s: &PhilosophersState| (0..n).any(|i| (s.0 >> (2 * i)) & 3 == EATING),
+        )]
+    }
+
+    /// The philosophers sit in a ring: the least of the state's n rotations.
+    fn canonical(&self, s: &PhilosophersState) -> Option<PhilosophersState> {
+        let least = (1..self.n).map(|r| self.rotated(*s, r)).fold(s.0, u64::min);
+        Some(PhilosophersState(least))
+    }
+
+    /// The state's period: the least rotation that gives it back, as many as distinct ones.
+    fn class_size(&self, s: &PhilosophersState) -> Option<u64> {
+        let period = (1..self.n)
+            .find(|&r| self.rotated(*s, r) == s.0)
+            .unwrap_or(self.n);
+        Some(period as u64)
+    }
+
     fn show(&self, s: &PhilosophersState) -> String {
         (0..self.n)
             .map(|i| ["T", "L", "E", "?"][self.phase(*s, i) as usize])
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::assert_classes;
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_rotation() {
+        for n in 2..=7 {
+            let model = Philosophers::new(n).unwrap();
+            assert_classes(&model, |&s| {
+                let phases: Vec<u64> = (0..n).map(|i| model.phase(s, i)).collect();
+                (0..n)
+                    .map(|r| (0..n).map(|i| phases[(i + r) % n]).collect::<Vec<_>>())
+                    .min()
+            });
+        }
     }
 }

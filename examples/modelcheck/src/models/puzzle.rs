@@ -3,6 +3,7 @@
 //! (9!/2 = 181,440 for k = 3) and depth (31).
 
 use crate::model::Model;
+use crate::property::Property;
 use std::fmt;
 
 /// A k×k puzzle, k in 2..=4 (16 cells of 4 bits fill one `u64`).
@@ -98,6 +99,14 @@ impl Model for Puzzle {
         if col + 1 < k {
             out.push((PuzzleAction::Right, self.slide(s, b + 1)));
         }
+    }
+
+    /// The search starts at the goal, so "the goal is reachable" would be its initial state;
+    /// instead the blank must reach the opposite corner (2(k − 1) moves).
+    fn properties(&self) -> Vec<Property<PuzzleState>> {
+        vec![Property::sometimes("BlankTopLeft", |s: &PuzzleState| {
+            s.blank == 0
+        })]
     }
 
     fn show(&self, s: &PuzzleState) -> String {

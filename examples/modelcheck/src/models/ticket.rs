@@ -3,8 +3,10 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::symmetry::permutations_of;
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -96,11 +98,54 @@ impl Model for Ticket {
         vec![mutual_exclusion(|s: &TicketState| s.pc, CRITICAL)]
     }
 
+    fn properties(&self) -> Vec<Property<TicketState>> {
+        vec![critical_reachable(|s: &TicketState| s.pc, CRITICAL)]
+    }
+
+    /// The processes are interchangeable: their (program counter, ticket) pairs, sorted.
+    fn canonical(&self, s: &TicketState) -> Option<TicketState> {
+        let mut pairs: Vec<(u8, u8)> = (0..self.n).map(|i| (s.pc[i], s.my[i])).collect();
+        pairs.sort_unstable();
+        let mut t = *s;
+        for (i, (pc, my)) in pairs.into_iter().enumerate() {
+            (t.pc[i], t.my[i]) = (pc, my);
+        }
+        Some(t)
+    }
+
+    fn class_size(&self, s: &TicketState) -> Option<u64> {
+        let mut pairs: Vec<u64> = (0..self.n)
+            .map(|i| u64::from(s.pc[i]) << 8 | u64::from(s.my[i]))
+            .collect();
+        Some(permutations_of(&mut pairs))
+    }
+
     fn show(&self, s: &TicketState) -> String {
         let pcs = ["idle", "waiting", "CRITICAL"];
         let procs: Vec<String> = (0..self.n)
             .map(|i| format!("p{i}:{}#{}", pcs[s.pc[i] as usize], s.my[i]))
             .collect();
         format!("{} next={} serving={}", procs.join(" "), s.next, s.serving)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::{assert_classes, permutations};
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_permutation() {
+        for n in 2..=4 {
+            let model = Ticket::new(n).unwrap();
+            let perms = permutations(n);
+            assert_classes(&model, |s| {
+                let least = perms
+                    .iter()
+                    .map(|p| p.iter().map(|&i| (s.pc[i], s.my[i])).collect::<Vec<_>>())
+                    .min();
+                (least, s.next, s.serving)
+            });
+        }
     }
 }

@@ -2,7 +2,9 @@
 //! managers, a transaction manager, the set of managers the TM heard `Prepared` from, and a set
 //! of messages that only grows.
 
+use super::symmetry::permutations_of;
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 /// The most resource managers: a state is 4N + 4 bits of one `u64`.
@@ -110,6 +112,20 @@ impl TwoPhase {
     fn prepared_msgs(&self, s: TwoPhaseState) -> u64 {
         (s.0 >> self.msg_shift()) & self.all_rms()
     }
+
+    /// What resource manager `rm` is in `s`, in 4 bits: its state, whether the TM recorded its
+    /// `Prepared`, and whether it sent one.
+    fn rm_view(&self, s: TwoPhaseState, rm: usize) -> u64 {
+        self.rm_state(s, rm)
+            | (self.tm_prepared(s) >> rm & 1) << 2
+            | (self.prepared_msgs(s) >> rm & 1) << 3
+    }
+
+    /// Whether every resource manager is in `target` (a closure for `sometimes`).
+    fn all_in(&self, target: u64) -> impl Fn(&TwoPhaseState) -> bool + Send + Sync + 'static {
+        let rms = self.rms;
+        move |s: &TwoPhaseState| (0..rms).all(|rm| (s.0 >> (2 * rm)) & 3 == target)
+    }
 }
 
 impl Model for TwoPhase {
@@ -178,6 +194,33 @@ impl Model for TwoPhase {
         })]
     }
 
+    fn properties(&self) -> Vec<Property<TwoPhaseState>> {
+        vec![
+            Property::sometimes("AllCommitted", self.all_in(COMMITTED)),
+            Property::sometimes("AllAborted", self.all_in(ABORTED)),
+        ]
+    }
+
+    /// The resource managers are interchangeable: their views (state, recorded by the TM,
+    /// message sent), sorted; the TM's state and the `Commit` and `Abort` messages stay.
+    fn canonical(&self, s: &TwoPhaseState) -> Option<TwoPhaseState> {
+        let mut views: Vec<u64> = (0..self.rms).map(|rm| self.rm_view(*s, rm)).collect();
+        views.sort_unstable();
+        let keep = 3 << self.tm_shift() | self.commit_bit() | self.abort_bit();
+        let mut bits = s.0 & keep;
+        for (rm, view) in views.into_iter().enumerate() {
+            bits |= (view & 3) << (2 * rm)
+                | (view >> 2 & 1) << (self.prepared_shift() + rm as u32)
+                | (view >> 3 & 1) << (self.msg_shift() + rm as u32);
+        }
+        Some(TwoPhaseState(bits))
+    }
+
+    fn class_size(&self, s: &TwoPhaseState) -> Option<u64> {
+        let mut views: Vec<u64> = (0..self.rms).map(|rm| self.rm_view(*s, rm)).collect();
+        Some(permutations_of(&mut views))
+    }
+
     fn show(&self, s: &TwoPhaseState) -> String {
         let names = ["working", "prepared", "committed", "aborted"];
         let rms: Vec<&str> = (0..self.rms)
@@ -210,5 +253,35 @@ impl Model for TwoPhase {
 impl fmt::Debug for TwoPhaseState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TwoPhaseState({:#x})", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::symmetry::testing::{assert_classes, permutations};
+
+    #[test]
+    fn classes_match_a_brute_force_count_over_every_permutation() {
+        for rms in 2..=4 {
+            let model = TwoPhase::new(rms).unwrap();
+            let perms = permutations(rms);
+            assert_classes(&model, |&s| {
+                let rm = |i: usize| {
+                    let bit = |set: u64| set >> i & 1;
+                    (
+                        model.rm_state(s, i),
+                        bit(model.tm_prepared(s)),
+                        bit(model.prepared_msgs(s)),
+                    )
+                };
+                let least = perms
+                    .iter()
+                    .map(|p| p.iter().map(|&i| rm(i)).collect::<Vec<_>>())
+                    .min();
+                let messages = s.0 & (model.commit_bit() | model.abort_bit());
+                (least, model.tm_state(s), messages)
+            });
+        }
     }
 }
