@@ -1,7 +1,10 @@
 //! The built-in models, and how the command line names them.
 
+pub mod abd;
 pub mod buggy_lock;
 mod locks;
+pub mod network;
+pub mod paxos;
 pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
@@ -52,6 +55,18 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
         "a broken test-then-set lock for N processes (2..=8): two processes both see the\n\
          flag clear and both enter. MutualExclusion is violated after 4 steps.",
     ),
+    (
+        "paxos",
+        2,
+        "single-decree Paxos, 3 servers and N clients (1..=8), an unordered lossless network;\n\
+         invariant Agreement. N=2: ? states; N=3: ? states.",
+    ),
+    (
+        "abd",
+        2,
+        "the ABD linearizable register, 3 replicas and N clients (1..=8), majority quorums,\n\
+         reads write back; invariant Linearizable. N=2: ? states; N=3: ? states.",
+    ),
 ];
 
 /// Something to do with a model whose type is only known once the command line is parsed.
@@ -75,6 +90,8 @@ pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output,
         "peterson" => f.visit(peterson::Peterson::new(n)?),
         "ticket" => f.visit(ticket::Ticket::new(n)?),
         "buggy" => f.visit(buggy_lock::BuggyLock::new(n)?),
+        "paxos" => f.visit(paxos::Paxos::new(n)?),
+        "abd" => f.visit(abd::Abd::new(n)?),
         _ => return Err(format!("unknown model `{name}`")),
     })
 }
