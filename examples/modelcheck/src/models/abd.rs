@@ -330,11 +330,13 @@ fn on_query_reply(s: &mut AbdState, c: u8, replica: u8, pair: (Ts, u8)) {
     }
 }
 
-/// An update's acknowledgement: at a majority the operation completes.
+/// An update's acknowledgement: at a majority the operation completes (which replicas
+/// answered is forgotten: later replies are ignored whoever sends them).
 fn on_update_ack(s: &mut AbdState, c: u8, replica: u8) {
     let client = &mut s.clients[c as usize];
     if count_reply(client, replica, Phase::Update) == Some(true) {
         client.phase = Phase::Done;
+        client.replies = 0;
         s.completed = s.completed.max(client.best.0);
     }
 }
