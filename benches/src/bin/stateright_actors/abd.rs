@@ -31,9 +31,20 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Op {
     NotStarted,
-    Reading { heard: BTreeSet<u8>, max: (Stamp, u8), began_after: Stamp },
-    Writing { heard: BTreeSet<u8>, pair: (Stamp, u8), began_after: Stamp },
-    Finished { pair: (Stamp, u8), began_after: Stamp },
+    Reading {
+        heard: BTreeSet<u8>,
+        max: (Stamp, u8),
+        began_after: Stamp,
+    },
+    Writing {
+        heard: BTreeSet<u8>,
+        pair: (Stamp, u8),
+        began_after: Stamp,
+    },
+    Finished {
+        pair: (Stamp, u8),
+        began_after: Stamp,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,14 +70,25 @@ impl State {
 
     fn start(&mut self, c: u8) {
         let began_after = self.latest_done;
-        self.ops[c as usize] = Op::Reading { heard: BTreeSet::new(), max: ((0, 0), 0), began_after };
+        self.ops[c as usize] = Op::Reading {
+            heard: BTreeSet::new(),
+            max: ((0, 0), 0),
+            began_after,
+        };
         for r in 0..REPLICAS {
             self.send(Msg::Get { c, r });
         }
     }
 
     fn get_ok(&mut self, c: u8, r: u8, pair: (Stamp, u8)) {
-        let Op::Reading { heard, max, began_after } = &mut self.ops[c as usize] else { return };
+        let Op::Reading {
+            heard,
+            max,
+            began_after,
+        } = &mut self.ops[c as usize]
+        else {
+            return;
+        };
         if !heard.insert(r) {
             return;
         }
@@ -74,16 +96,36 @@ impl State {
         if heard.len() < QUORUM {
             return;
         }
-        let pair = if writes(c) { ((max.0 .0 + 1, c), c + 1) } else { *max };
+        let pair = if writes(c) {
+            ((max.0 .0 + 1, c), c + 1)
+        } else {
+            *max
+        };
         let began_after = *began_after;
-        self.ops[c as usize] = Op::Writing { heard: BTreeSet::new(), pair, began_after };
+        self.ops[c as usize] = Op::Writing {
+            heard: BTreeSet::new(),
+            pair,
+            began_after,
+        };
         for r in 0..REPLICAS {
-            self.send(Msg::Set { c, r, stamp: pair.0, val: pair.1 });
+            self.send(Msg::Set {
+                c,
+                r,
+                stamp: pair.0,
+                val: pair.1,
+            });
         }
     }
 
     fn set_ok(&mut self, c: u8, r: u8) {
-        let Op::Writing { heard, pair, began_after } = &mut self.ops[c as usize] else { return };
+        let Op::Writing {
+            heard,
+            pair,
+            began_after,
+        } = &mut self.ops[c as usize]
+        else {
+            return;
+        };
         if !heard.insert(r) || heard.len() < QUORUM {
             return;
         }
@@ -95,7 +137,13 @@ impl State {
     /// Each finished operation against its floor; a read's value against its stamp's writer.
     fn history_ok(&self) -> bool {
         self.ops.iter().enumerate().all(|(c, op)| {
-            let Op::Finished { pair: (stamp, val), began_after } = *op else { return true };
+            let Op::Finished {
+                pair: (stamp, val),
+                began_after,
+            } = *op
+            else {
+                return true;
+            };
             if writes(c as u8) {
                 stamp > began_after && stamp.1 == c as u8 && val == c as u8 + 1
             } else {
@@ -111,7 +159,12 @@ impl stateright::Model for AbdPort {
 
     fn init_states(&self) -> Vec<State> {
         let n = self.clients as usize;
-        vec![State { stores: vec![((0, 0), 0); REPLICAS as usize], ops: vec![Op::NotStarted; n], latest_done: (0, 0), net: BTreeMap::new() }]
+        vec![State {
+            stores: vec![((0, 0), 0); REPLICAS as usize],
+            ops: vec![Op::NotStarted; n],
+            latest_done: (0, 0),
+            net: BTreeMap::new(),
+        }]
     }
 
     fn actions(&self, state: &State, actions: &mut Vec<Action>) {
@@ -155,6 +208,9 @@ impl stateright::Model for AbdPort {
     }
 
     fn properties(&self) -> Vec<stateright::Property<Self>> {
-        vec![stateright::Property::always("linearizable", |_: &Self, s: &State| s.history_ok())]
+        vec![stateright::Property::always(
+            "linearizable",
+            |_: &Self, s: &State| s.history_ok(),
+        )]
     }
 }

@@ -39,14 +39,22 @@ fn main() {
     let usage = "usage: stateright_actors <paxos|abd> <clients 1..=8> <threads>";
     let (Some(name), Some(clients), Some(threads)) = (
         args.first(),
-        args.get(1).and_then(|n| n.parse::<u8>().ok()).filter(|n| (1..=8).contains(n)),
-        args.get(2).and_then(|n| n.parse::<usize>().ok()).filter(|&n| n > 0),
+        args.get(1)
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| (1..=8).contains(n)),
+        args.get(2)
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n > 0),
     ) else {
         eprintln!("{usage}");
         std::process::exit(2);
     };
     match name.as_str() {
-        "paxos" => run(paxos::PaxosPort { clients }, &format!("paxos {clients}"), threads),
+        "paxos" => run(
+            paxos::PaxosPort { clients },
+            &format!("paxos {clients}"),
+            threads,
+        ),
         "abd" => run(abd::AbdPort { clients }, &format!("abd {clients}"), threads),
         _ => {
             eprintln!("unknown model `{name}`\n{usage}");

@@ -17,19 +17,53 @@ const QUORUM: usize = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Msg {
-    Request { client: u8, node: u8 },
-    P1a { src: u8, dst: u8, ballot: Ballot },
-    P1b { src: u8, dst: u8, ballot: Ballot, last: Option<(Ballot, u8)> },
-    P2a { src: u8, dst: u8, ballot: Ballot, value: u8 },
-    P2b { src: u8, dst: u8, ballot: Ballot },
-    Response { node: u8, client: u8, value: u8 },
+    Request {
+        client: u8,
+        node: u8,
+    },
+    P1a {
+        src: u8,
+        dst: u8,
+        ballot: Ballot,
+    },
+    P1b {
+        src: u8,
+        dst: u8,
+        ballot: Ballot,
+        last: Option<(Ballot, u8)>,
+    },
+    P2a {
+        src: u8,
+        dst: u8,
+        ballot: Ballot,
+        value: u8,
+    },
+    P2b {
+        src: u8,
+        dst: u8,
+        ballot: Ballot,
+    },
+    Response {
+        node: u8,
+        client: u8,
+        value: u8,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Round {
     NotStarted,
-    One { ballot: Ballot, own: u8, from: BTreeSet<u8>, highest: Option<(Ballot, u8)> },
-    Two { ballot: Ballot, value: u8, from: BTreeSet<u8> },
+    One {
+        ballot: Ballot,
+        own: u8,
+        from: BTreeSet<u8>,
+        highest: Option<(Ballot, u8)>,
+    },
+    Two {
+        ballot: Ballot,
+        value: u8,
+        from: BTreeSet<u8>,
+    },
     Chosen(u8),
 }
 
@@ -68,13 +102,32 @@ impl State {
     fn request(&mut self, client: u8, node: u8) {
         let n = &mut self.nodes[node as usize];
         match n.round {
-            Round::Chosen(value) => post(&mut self.in_flight, Msg::Response { node, client, value }),
+            Round::Chosen(value) => post(
+                &mut self.in_flight,
+                Msg::Response {
+                    node,
+                    client,
+                    value,
+                },
+            ),
             Round::NotStarted => {
                 n.clients.insert(client);
                 let ballot = (n.promise.0 + 1, node);
-                n.round = Round::One { ballot, own: client, from: BTreeSet::new(), highest: None };
+                n.round = Round::One {
+                    ballot,
+                    own: client,
+                    from: BTreeSet::new(),
+                    highest: None,
+                };
                 for dst in 0..NODES {
-                    post(&mut self.in_flight, Msg::P1a { src: node, dst, ballot });
+                    post(
+                        &mut self.in_flight,
+                        Msg::P1a {
+                            src: node,
+                            dst,
+                            ballot,
+                        },
+                    );
                 }
             }
             _ => {
@@ -88,13 +141,29 @@ impl State {
         if n.promise < ballot {
             n.promise = ballot;
             let last = n.last;
-            post(&mut self.in_flight, Msg::P1b { src: dst, dst: src, ballot, last });
+            post(
+                &mut self.in_flight,
+                Msg::P1b {
+                    src: dst,
+                    dst: src,
+                    ballot,
+                    last,
+                },
+            );
         }
     }
 
     fn p1b(&mut self, src: u8, dst: u8, ballot: Ballot, last: Option<(Ballot, u8)>) {
         let n = &mut self.nodes[dst as usize];
-        let Round::One { ballot: b, own, from, highest } = &mut n.round else { return };
+        let Round::One {
+            ballot: b,
+            own,
+            from,
+            highest,
+        } = &mut n.round
+        else {
+            return;
+        };
         if *b != ballot || !from.insert(src) {
             return;
         }
@@ -105,9 +174,21 @@ impl State {
             return;
         }
         let value = highest.map(|(_, v)| v).unwrap_or(*own);
-        n.round = Round::Two { ballot, value, from: BTreeSet::new() };
+        n.round = Round::Two {
+            ballot,
+            value,
+            from: BTreeSet::new(),
+        };
         for d in 0..NODES {
-            post(&mut self.in_flight, Msg::P2a { src: dst, dst: d, ballot, value });
+            post(
+                &mut self.in_flight,
+                Msg::P2a {
+                    src: dst,
+                    dst: d,
+                    ballot,
+                    value,
+                },
+            );
         }
     }
 
@@ -118,19 +199,40 @@ impl State {
         }
         n.promise = ballot;
         n.last = Some((ballot, value));
-        post(&mut self.in_flight, Msg::P2b { src: dst, dst: src, ballot });
+        post(
+            &mut self.in_flight,
+            Msg::P2b {
+                src: dst,
+                dst: src,
+                ballot,
+            },
+        );
     }
 
     fn p2b(&mut self, src: u8, dst: u8, ballot: Ballot) {
         let n = &mut self.nodes[dst as usize];
-        let Round::Two { ballot: b, value, from } = &mut n.round else { return };
+        let Round::Two {
+            ballot: b,
+            value,
+            from,
+        } = &mut n.round
+        else {
+            return;
+        };
         if *b != ballot || !from.insert(src) || from.len() < QUORUM {
             return;
         }
         let value = *value;
         n.round = Round::Chosen(value);
         for client in std::mem::take(&mut n.clients) {
-            post(&mut self.in_flight, Msg::Response { node: dst, client, value });
+            post(
+                &mut self.in_flight,
+                Msg::Response {
+                    node: dst,
+                    client,
+                    value,
+                },
+            );
         }
     }
 
@@ -162,12 +264,27 @@ impl stateright::Model for PaxosPort {
     type Action = Msg;
 
     fn init_states(&self) -> Vec<State> {
-        let node = Node { promise: (0, 0), last: None, round: Round::NotStarted, clients: BTreeSet::new() };
+        let node = Node {
+            promise: (0, 0),
+            last: None,
+            round: Round::NotStarted,
+            clients: BTreeSet::new(),
+        };
         let mut in_flight = BTreeMap::new();
         for client in 0..self.clients {
-            post(&mut in_flight, Msg::Request { client, node: client % NODES });
+            post(
+                &mut in_flight,
+                Msg::Request {
+                    client,
+                    node: client % NODES,
+                },
+            );
         }
-        vec![State { nodes: vec![node; NODES as usize], answers: vec![None; self.clients as usize], in_flight }]
+        vec![State {
+            nodes: vec![node; NODES as usize],
+            answers: vec![None; self.clients as usize],
+            in_flight,
+        }]
     }
 
     fn actions(&self, state: &State, actions: &mut Vec<Msg>) {
@@ -180,8 +297,18 @@ impl stateright::Model for PaxosPort {
         match m {
             Msg::Request { client, node } => s.request(client, node),
             Msg::P1a { src, dst, ballot } => s.p1a(src, dst, ballot),
-            Msg::P1b { src, dst, ballot, last } => s.p1b(src, dst, ballot, last),
-            Msg::P2a { src, dst, ballot, value } => s.p2a(src, dst, ballot, value),
+            Msg::P1b {
+                src,
+                dst,
+                ballot,
+                last,
+            } => s.p1b(src, dst, ballot, last),
+            Msg::P2a {
+                src,
+                dst,
+                ballot,
+                value,
+            } => s.p2a(src, dst, ballot, value),
             Msg::P2b { src, dst, ballot } => s.p2b(src, dst, ballot),
             Msg::Response { client, value, .. } => s.answers[client as usize] = Some(value),
         }
@@ -189,9 +316,12 @@ impl stateright::Model for PaxosPort {
     }
 
     fn properties(&self) -> Vec<stateright::Property<Self>> {
-        vec![stateright::Property::always("agreement", |_: &Self, s: &State| {
-            let v = s.values_known();
-            v.iter().all(|x| *x == v[0])
-        })]
+        vec![stateright::Property::always(
+            "agreement",
+            |_: &Self, s: &State| {
+                let v = s.values_known();
+                v.iter().all(|x| *x == v[0])
+            },
+        )]
     }
 }

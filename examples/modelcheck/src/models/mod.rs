@@ -59,13 +59,15 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
         "paxos",
         2,
         "single-decree Paxos, 3 servers and N clients (1..=8), an unordered lossless network;\n\
-         invariant Agreement. N=2: ? states; N=3: ? states.",
+         invariant Agreement; a pre-empted proposal waits forever (no deadlock error).\n\
+         N=1: 259 states; N=2: 390,021 states, 2,008,484 transitions; N=3: over 12.5 M.",
     ),
     (
         "abd",
         2,
-        "the ABD linearizable register, 3 replicas and N clients (1..=8), majority quorums,\n\
-         reads write back; invariant Linearizable. N=2: ? states; N=3: ? states.",
+        "the ABD linearizable register, 3 replicas and N clients (1..=8) of one operation\n\
+         each (even ones write, odd ones read), majority quorums, reads write back; invariant\n\
+         Linearizable. N=1: 264 states; N=2: 156,709 states, 859,881 transitions.",
     ),
 ];
 
