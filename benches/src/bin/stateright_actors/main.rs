@@ -14,8 +14,8 @@ use std::time::Instant;
 fn run<M>(model: M, name: &str, threads: usize)
 where
     M: Model + Send + Sync + 'static,
-    M::State: Clone + std::fmt::Debug + std::hash::Hash + Send + Sync + 'static,
-    M::Action: Clone + std::fmt::Debug + Send + Sync + 'static,
+    M::State: Clone + std::fmt::Debug + std::hash::Hash + PartialEq + Send + Sync + 'static,
+    M::Action: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static,
 {
     let started = Instant::now();
     let checker = model.checker().threads(threads).spawn_bfs().join();
