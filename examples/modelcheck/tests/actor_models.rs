@@ -76,7 +76,7 @@ fn sometimes_reached<M: Model>(model: &M, name: &str, states: &[M::State]) -> bo
     let Expectation::Sometimes(p) = &property.expectation else {
         panic!("{name} is not a sometimes property")
     };
-    states.iter().any(|s| p(s))
+    states.iter().any(p)
 }
 
 /// (clients, states, transitions), as the census and stateright count them.

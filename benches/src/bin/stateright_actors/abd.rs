@@ -60,7 +60,7 @@ pub struct AbdPort {
 }
 
 fn writes(c: u8) -> bool {
-    c % 2 == 0
+    c.is_multiple_of(2)
 }
 
 impl State {

@@ -161,7 +161,7 @@ impl Abd {
 
 /// Whether client `c` writes (even clients write, odd ones read).
 pub fn is_write(client: u8) -> bool {
-    client % 2 == 0
+    client.is_multiple_of(2)
 }
 
 /// The value client `writer` writes.
