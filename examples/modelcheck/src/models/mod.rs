@@ -1,7 +1,10 @@
 //! The built-in models, and how the command line names them.
 
+pub mod abd;
 pub mod buggy_lock;
 mod locks;
+pub mod network;
+pub mod paxos;
 pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
@@ -54,6 +57,20 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
         "a broken test-then-set lock for N processes (2..=8): two processes both see the\n\
          flag clear and both enter. MutualExclusion is violated after 4 steps.",
     ),
+    (
+        "paxos",
+        2,
+        "single-decree Paxos, 3 servers and N clients (1..=8), an unordered lossless network;\n\
+         invariant Agreement; a pre-empted proposal waits forever (no deadlock error).\n\
+         N=1: 259 states; N=2: 390,021 states, 2,008,484 transitions; N=3: over 12.5 M.",
+    ),
+    (
+        "abd",
+        2,
+        "the ABD linearizable register, 3 replicas and N clients (1..=8) of one operation\n\
+         each (even ones write, odd ones read), majority quorums, reads write back; invariant\n\
+         Linearizable. N=1: 264 states; N=2: 156,709 states, 859,881 transitions; N=3: over 4.4 M.",
+    ),
 ];
 
 /// Something to do with a model whose type is only known once the command line is parsed.
@@ -77,6 +94,8 @@ pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output,
         "peterson" => f.visit(peterson::Peterson::new(n)?),
         "ticket" => f.visit(ticket::Ticket::new(n)?),
         "buggy" => f.visit(buggy_lock::BuggyLock::new(n)?),
+        "paxos" => f.visit(paxos::Paxos::new(n)?),
+        "abd" => f.visit(abd::Abd::new(n)?),
         _ => return Err(format!("unknown model `{name}`")),
     })
 }
