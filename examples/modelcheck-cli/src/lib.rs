@@ -11,11 +11,12 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch; report, local; simulation; run.
+// launcher_watch; report, local; simulation; explore; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
 pub mod exit;
+pub mod explore;
 mod launcher_watch;
 mod local;
 mod progress;
