@@ -80,8 +80,7 @@ pub async fn check(State(explorer): State<Shared>) -> Result<Json<CheckView>, Ap
 pub async fn not_found() -> ApiError {
     ApiError(
         StatusCode::NOT_FOUND,
-        "no such page; the API is GET /api/model, GET or POST /api/state, POST /api/check"
-            .into(),
+        "no such page; the API is GET /api/model, GET or POST /api/state, POST /api/check".into(),
     )
 }
 

@@ -21,7 +21,11 @@ pub fn check_view<M: Model>(model: &M, options: &Options) -> CheckView {
             "no error: every reachable state visited".to_string(),
             vec![],
         ),
-        Verdict::DepthLimit => ("depth limit", "no error up to the depth limit".into(), vec![]),
+        Verdict::DepthLimit => (
+            "depth limit",
+            "no error up to the depth limit".into(),
+            vec![],
+        ),
         Verdict::Counterexample(trace) => match trace_view(model, trace) {
             Ok(view) => (
                 "counterexample",
@@ -31,7 +35,11 @@ pub fn check_view<M: Model>(model: &M, options: &Options) -> CheckView {
             Err(e) => ("error", e, vec![]),
         },
         Verdict::Full(full) => ("full", full.to_string(), vec![]),
-        Verdict::Interrupted => ("interrupted", "interrupted: the server is stopping".into(), vec![]),
+        Verdict::Interrupted => (
+            "interrupted",
+            "interrupted: the server is stopping".into(),
+            vec![],
+        ),
         Verdict::Error(e) => ("error", e.clone(), vec![]),
     };
     CheckView {

@@ -4,7 +4,9 @@
 
 use crate::explore::check_view::check_view;
 use crate::explore::path::StatePath;
-use crate::explore::view::{ActionView, CheckView, ModelView, PropertyHere, PropertyKind, StateView};
+use crate::explore::view::{
+    ActionView, CheckView, ModelView, PropertyHere, PropertyKind, StateView,
+};
 use modelcheck::models::WithModel;
 use modelcheck::{Expectation, Invariant, Model, Options, Property};
 use serde::de::DeserializeOwned;
@@ -174,11 +176,14 @@ impl<M: Model> Explorer for ModelExplorer<M> {
         };
         let mut successors = Vec::new();
         self.model.successors(&state, &mut successors);
-        let actions = successors.iter().enumerate().map(|(index, (a, s))| ActionView {
-            index,
-            action: a.to_string(),
-            state: self.model.show(s),
-        });
+        let actions = successors
+            .iter()
+            .enumerate()
+            .map(|(index, (a, s))| ActionView {
+                index,
+                action: a.to_string(),
+                state: self.model.show(s),
+            });
         Ok(StateView {
             path: path.to_vec(),
             state: Some(self.model.show(&state)),

@@ -55,7 +55,9 @@ pub fn explore(
         }
     };
     let build = Build {
-        threads: cli.threads.unwrap_or(modelcheck::Options::default().threads),
+        threads: cli
+            .threads
+            .unwrap_or(modelcheck::Options::default().threads),
         stop: stop.clone(),
     };
     let explorer = match with_model(&cli.model, cli.size(), build) {

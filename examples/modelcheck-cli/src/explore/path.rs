@@ -119,16 +119,24 @@ mod tests {
             ("0/٣", 1),
         ] {
             let e = StatePath::parse(text).unwrap_err();
-            assert!(e.starts_with(&format!("malformed path: index {position} ")), "{text}: {e}");
+            assert!(
+                e.starts_with(&format!("malformed path: index {position} ")),
+                "{text}: {e}"
+            );
         }
     }
 
     #[test]
     fn caps_the_length() {
         let at_cap = vec!["0"; MAX_PATH_LEN].join("/");
-        assert_eq!(StatePath::parse(&at_cap).unwrap().indices().len(), MAX_PATH_LEN);
+        assert_eq!(
+            StatePath::parse(&at_cap).unwrap().indices().len(),
+            MAX_PATH_LEN
+        );
         let over = vec!["0"; MAX_PATH_LEN + 1].join("/");
-        assert!(StatePath::parse(&over).unwrap_err().contains("more than 100000 indices"));
+        assert!(StatePath::parse(&over)
+            .unwrap_err()
+            .contains("more than 100000 indices"));
     }
 
     #[test]

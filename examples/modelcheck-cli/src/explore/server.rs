@@ -32,7 +32,10 @@ pub fn router(explorer: Shared) -> Router {
 }
 
 async fn script() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT)
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SCRIPT,
+    )
 }
 
 /// Serves `explorer` on `addr` (port 0: a free one) until `stop` is set (never, if `None`):
