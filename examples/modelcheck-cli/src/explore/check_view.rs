@@ -29,7 +29,15 @@ pub fn check_view<M: Model>(model: &M, options: &Options) -> CheckView {
         Verdict::Counterexample(trace) => match trace_view(model, trace) {
             Ok(view) => (
                 "counterexample",
-                format!("{:?} after {} steps", trace.failure, trace.steps.len()),
+                match trace.failure {
+                    Failure::Invariant(name) => {
+                        format!(
+                            "invariant {name} violated after {} steps",
+                            trace.steps.len()
+                        )
+                    }
+                    Failure::Deadlock => format!("deadlock after {} steps", trace.steps.len()),
+                },
                 vec![view],
             ),
             Err(e) => ("error", e, vec![]),

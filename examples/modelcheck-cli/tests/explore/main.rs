@@ -158,6 +158,7 @@ fn a_deadlock_is_shown_and_no_step_leaves_it() {
     let server = Server::start(&["philosophers", "2"]);
     let check = request(server.addr, "POST", "/api/check", "").json();
     assert_eq!(check["result"], "counterexample");
+    assert_eq!(check["message"], "deadlock after 2 steps");
     let trace = &check["traces"][0];
     assert_eq!(trace["property"], "deadlock");
     let path: Vec<String> = trace["path"]
@@ -181,7 +182,7 @@ fn the_check_finds_the_broken_locks_counterexample_and_each_step_walks() {
     assert_eq!(check["result"], "counterexample", "{check}");
     assert_eq!(
         check["message"],
-        "Invariant(\"MutualExclusion\") after 4 steps"
+        "invariant MutualExclusion violated after 4 steps"
     );
     let trace = &check["traces"][0];
     assert_eq!(trace["kind"], "counterexample");
