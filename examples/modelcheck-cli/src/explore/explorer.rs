@@ -57,7 +57,7 @@ impl<M: Model> ModelExplorer<M> {
     }
 
     /// Walks `path`: the state it ends in and each step's label; `None` for the empty path.
-    fn walk(&self, path: &[usize]) -> Result<Option<(M::State, Vec<String>)>, String> {
+    fn walk(&self, path: &[usize]) -> Result<Option<Walked<M>>, String> {
         let Some((&first, steps)) = path.split_first() else {
             return Ok(None);
         };
@@ -108,6 +108,9 @@ impl<M: Model> ModelExplorer<M> {
         invariants.chain(others).collect()
     }
 }
+
+/// Where a path ends: its last state, and each step's label.
+type Walked<M> = (<M as Model>::State, Vec<String>);
 
 /// The message for step `depth + 1` of a path, action #`k`, from a state with `enabled`
 /// actions.
