@@ -82,6 +82,7 @@ def main():
         rng = random.Random(args.seed)
         paths = [random_path(conn, args.depth, rng) for _ in range(args.paths)]
         depth = min(p.count("/") for p in paths)
+        print(f"model: {args.model} {args.size}; {len(paths)} random paths of {depth}+ steps")
         print(f"resident before the timed requests: {rss_kib(server.pid)} KiB")
         for p in paths:  # warm-up
             get(conn, p)
@@ -92,7 +93,6 @@ def main():
             times.append(time.perf_counter() - t)
         times.sort()
         us = lambda s: f"{s * 1e6:.0f} us"
-        print(f"model: {args.model} {args.size}; {len(paths)} random paths of {depth}+ steps")
         print(f"{args.requests} requests: p50 {us(percentile(times, 50))}, "
               f"p99 {us(percentile(times, 99))}, max {us(times[-1])}")
         print(f"resident after {args.requests} requests: {rss_kib(server.pid)} KiB")
