@@ -3,15 +3,16 @@
 
 use crate::explore::explorer::Explorer;
 use crate::explore::path::StatePath;
-use crate::explore::view::{CheckView, ErrorView, ModelView, StateView};
+use crate::explore::view::{CheckView, ErrorView, ModelView};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 /// The explorer every handler shares.
 pub type Shared = Arc<dyn Explorer>;
@@ -41,7 +42,7 @@ pub struct PathQuery {
 pub async fn state_get(
     State(explorer): State<Shared>,
     query: Result<Query<PathQuery>, QueryRejection>,
-) -> Result<Json<StateView>, ApiError> {
+) -> Result<JsonBytes, ApiError> {
     let Query(query) = query.map_err(|e| bad_request(format!("malformed query: {e}")))?;
     state(explorer, query.path.as_deref().unwrap_or("")).await
 }
@@ -50,23 +51,45 @@ pub async fn state_get(
 pub async fn state_post(
     State(explorer): State<Shared>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<StateView>, ApiError> {
+) -> Result<JsonBytes, ApiError> {
     let body = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let text = std::str::from_utf8(&body)
         .map_err(|_| bad_request("the path in the body is not UTF-8 text".into()))?;
     state(explorer, text.trim()).await
 }
 
+/// The most paths walked at once, each on a blocking thread; more requests wait their turn. It
+/// bounds the threads, and so the memory, that many clients asking for long paths at once
+/// take (an answer of 100,000 steps is a few MB while it is built).
+pub const WALKS_AT_ONCE: usize = 8;
+static WALKS: Semaphore = Semaphore::const_new(WALKS_AT_ONCE);
+
 /// The state `text` leads to, walked on a blocking thread (a long path takes a while).
-async fn state(explorer: Shared, text: &str) -> Result<Json<StateView>, ApiError> {
+/// Serialised in the blocking task, under its turn: only the bytes outlive it.
+async fn state(explorer: Shared, text: &str) -> Result<JsonBytes, ApiError> {
     let path = StatePath::parse(text).map_err(bad_request)?;
-    let walked = tokio::task::spawn_blocking(move || explorer.state(&path)).await;
+    // Never closed, so acquiring only waits.
+    let _turn = WALKS
+        .acquire()
+        .await
+        .map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+    let walked = tokio::task::spawn_blocking(move || {
+        explorer.state(&path).map(|view| serde_json::to_vec(&view))
+    })
+    .await;
     match walked {
-        Ok(Ok(view)) => Ok(Json(view)),
+        Ok(Ok(Ok(bytes))) => Ok(([(header::CONTENT_TYPE, "application/json")], bytes)),
+        Ok(Ok(Err(e))) => Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot write the state as JSON: {e}"),
+        )),
         Ok(Err(message)) => Err(ApiError(StatusCode::NOT_FOUND, message)),
         Err(e) => Err(internal(&e)),
     }
 }
+
+/// A [`StateView`](crate::explore::StateView) already written as JSON.
+pub type JsonBytes = ([(header::HeaderName, &'static str); 1], Vec<u8>);
 
 /// `POST /api/check`: runs the check on a blocking thread (once; later calls get its result).
 pub async fn check(State(explorer): State<Shared>) -> Result<Json<CheckView>, ApiError> {

@@ -16,6 +16,7 @@ mod path;
 mod server;
 mod view;
 
+pub use api::WALKS_AT_ONCE;
 pub use args::ExploreArgs;
 pub use explorer::{Build, Explorer, ModelExplorer};
 pub use path::{StatePath, MAX_PATH_LEN};

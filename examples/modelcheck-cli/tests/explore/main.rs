@@ -6,7 +6,7 @@ mod http;
 mod server;
 
 use http::{get, request};
-use modelcheck_cli::explore::MAX_PATH_LEN;
+use modelcheck_cli::explore::{MAX_PATH_LEN, WALKS_AT_ONCE};
 use modelcheck_cli::{EXIT_ERROR, EXIT_OK, EXIT_USAGE};
 use serde_json::Value;
 use server::Server;
@@ -295,6 +295,29 @@ fn concurrent_clients_are_served_while_one_stalls() {
     let checks: Vec<Value> = clients.into_iter().map(|c| c.join().unwrap()).collect();
     assert!(checks.iter().all(|c| c == &checks[0] && c["states"] == 288));
     drop(stalled);
+}
+
+#[test]
+fn long_walks_take_at_most_eight_blocking_threads() {
+    let server = Server::start(&["2pc", "3"]);
+    let idle = server.threads();
+    let addr = server.addr;
+    let path = std::sync::Arc::new(long_2pc_path(MAX_PATH_LEN));
+    let clients: Vec<_> = (0..32)
+        .map(|_| {
+            let path = std::sync::Arc::clone(&path);
+            std::thread::spawn(move || request(addr, "POST", "/api/state", &path).status)
+        })
+        .collect();
+    assert!(clients.into_iter().all(|c| c.join().unwrap() == 200));
+    // The blocking pool keeps its threads idle for 10 s after use: all are still there. Up to
+    // twice the walks at once: a turn is handed on as a walk ends, before its thread is idle
+    // again (10 were seen). Without the limit this grew by 25 to 31 here.
+    let grown = server.threads() - idle;
+    assert!(
+        grown <= 2 * WALKS_AT_ONCE,
+        "{idle} threads, then {grown} more after 32 long walks at once"
+    );
 }
 
 #[test]

@@ -50,6 +50,15 @@ impl Server {
         }
     }
 
+    /// The server's threads now, from `/proc/PID/status`.
+    pub fn threads(&self) -> usize {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        let line = status.lines().find_map(|l| l.strip_prefix("Threads:"));
+        line.and_then(|n| n.trim().parse().ok())
+            .expect("a Threads line")
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     pub fn terminate(mut self) -> i32 {
         let sent = Command::new("kill")
