@@ -20,6 +20,7 @@ pub use api::WALKS_AT_ONCE;
 pub use args::ExploreArgs;
 pub use explorer::{Build, Explorer, ModelExplorer};
 pub use path::{StatePath, MAX_PATH_LEN};
+pub use server::MAX_BLOCKING_THREADS;
 pub use view::{
     ActionView, CheckView, ErrorView, ModelView, PropertyHere, PropertyKind, StateView, TraceView,
 };

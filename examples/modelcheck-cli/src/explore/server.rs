@@ -1,7 +1,7 @@
 //! The explorer's HTTP server: its routes, the page, and a runtime that serves until the stop
 //! flag is set.
 
-use crate::explore::api::{self, Shared};
+use crate::explore::api::{self, Shared, WALKS_AT_ONCE};
 use axum::http::header;
 use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
@@ -15,6 +15,11 @@ use std::time::Duration;
 /// The page: HTML and CSS, then its script, embedded in the binary (no front-end build step).
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
+
+/// The most blocking threads (walks and checks), beside the runtime's workers: twice the walks
+/// at once, so that a turn handed on before its thread is idle again, and clients waiting for
+/// a check, find one. More blocking tasks queue.
+pub const MAX_BLOCKING_THREADS: usize = 2 * WALKS_AT_ONCE;
 
 /// How often the server looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(100);
@@ -49,6 +54,7 @@ pub fn serve(
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
         .enable_io()
         .enable_time()
         .build()
