@@ -250,7 +250,7 @@ impl CheckArgs {
     }
 }
 
-fn model_names() -> Vec<&'static str> {
+pub(crate) fn model_names() -> Vec<&'static str> {
     CATALOGUE.iter().map(|(name, _, _)| *name).collect()
 }
 
@@ -263,11 +263,19 @@ fn after_help() -> String {
             text.push_str(&format!("      {}\n", line.trim()));
         }
     }
+    text.push_str(EXPLORE_HELP);
     text.push_str(EXIT_STATUS_HELP);
     text
 }
 
-fn parse_model_size(text: &str) -> Result<usize, String> {
+/// The explorer's line in `--help`.
+const EXPLORE_HELP: &str = "
+Explorer:
+  modelcheck explore MODEL [N] [--port P] [--bind ADDR] serves a page on 127.0.0.1 for
+  stepping through the model's states and its check's trace (modelcheck explore --help).
+";
+
+pub(crate) fn parse_model_size(text: &str) -> Result<usize, String> {
     text.parse::<usize>()
         .ok()
         .filter(|&n| n > 0)
@@ -295,7 +303,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("--checkpoint-every takes seconds, 0 to 1e9, got `{text}`"))
 }
 
-fn parse_threads(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
     text.parse::<usize>()
         .ok()
         .filter(|n| (1..=MAX_THREADS).contains(n))

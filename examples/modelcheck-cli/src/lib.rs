@@ -1,7 +1,8 @@
 //! The `modelcheck` binary as a library: its command line ([`args`]), the run it starts
 //! ([`run`], [`run_until`]), the `--local` launcher, the report it prints and the exit statuses
-//! ([`exit`]). The model checker itself is the `modelcheck` library; this package only speaks
-//! to people: flags in, lines out.
+//! ([`exit`]), and the explorer's web page ([`explore`]: `modelcheck explore MODEL [N]`). The
+//! model checker itself is the `modelcheck` library; this package only speaks to people: flags
+//! in, lines and pages out.
 //!
 //! ```
 //! let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -11,11 +12,12 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch, sometimes; report, local; simulation; run.
+// launcher_watch, sometimes; report, local; simulation; explore; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
 pub mod exit;
+pub mod explore;
 mod launcher_watch;
 mod local;
 mod progress;

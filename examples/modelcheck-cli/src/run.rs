@@ -6,6 +6,7 @@ use crate::args::{parse, usage_error, Cli, DEFAULT_CHECKPOINT_SECS};
 use crate::checkpoint_errors::checkpoint_error_text;
 use crate::cluster_errors::cluster_error_text;
 use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
+use crate::explore::explore;
 use crate::launcher_watch::{self, started_by_launcher};
 use crate::local;
 use crate::report::{print_distributed, print_report};
@@ -45,6 +46,9 @@ where
     T: Into<OsString> + Clone,
 {
     let argv: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if argv.first().is_some_and(|word| word == "explore") {
+        return explore(&argv[1..], out, err, stop);
+    }
     let cli = match parse(argv.iter().cloned()) {
         Ok(cli) => cli,
         Err((status, text)) => {
