@@ -354,13 +354,15 @@ impl<M: Model> Shared<'_, M> {
         local.keys.clear();
         local.canonical.clear();
         for (_, next) in successors {
-            let key = match self.representative(next) {
-                Some(canonical) => {
-                    let key = self.visited.key(&canonical);
-                    local.canonical.push(canonical);
-                    key
-                }
-                None => self.visited.key(next),
+            // With symmetry, one representative per successor, in order (the state itself
+            // where the model gives none).
+            let key = if self.symmetry {
+                let canonical = self.representative(next).unwrap_or_else(|| next.clone());
+                let key = self.visited.key(&canonical);
+                local.canonical.push(canonical);
+                key
+            } else {
+                self.visited.key(next)
             };
             self.visited.prefetch(key);
             local.keys.push(key);
