@@ -97,8 +97,9 @@ pub struct Options {
     /// Store each state's symmetry class, as [`Model::canonical`] gives it, instead of the
     /// state (default: no). The frontier and every trace keep concrete states; the counts are
     /// of classes. The verdicts are those of a search without it when the model's invariants,
-    /// properties and deadlocks are symmetric, as `canonical` promises. A model without a
-    /// symmetry is searched as without this.
+    /// properties and deadlocks are symmetric, as `canonical` promises. A state for which
+    /// `canonical` gives `None` is stored as itself, so a model without a symmetry is searched
+    /// as without this (each successor is cloned once more).
     pub symmetry: bool,
 }
 
