@@ -104,8 +104,9 @@ pub struct Options {
     /// Store each state's symmetry class, as [`Model::canonical`] gives it, instead of the
     /// state (default: no). The frontier and every trace keep concrete states; the counts are
     /// of classes. The verdicts are those of a search without it when the model's invariants,
-    /// properties and deadlocks are symmetric, as `canonical` promises. A model without a
-    /// symmetry is searched as without this.
+    /// properties and deadlocks are symmetric, as `canonical` promises. A state for which
+    /// `canonical` gives `None` is stored as itself, so a model without a symmetry is searched
+    /// as without this (each successor is cloned once more).
     pub symmetry: bool,
 }
 
@@ -382,13 +383,15 @@ impl<M: Model> Shared<'_, M> {
         local.keys.clear();
         local.canonical.clear();
         for (_, next) in successors {
-            let key = match self.representative(next) {
-                Some(canonical) => {
-                    let key = self.visited.key(&canonical);
-                    local.canonical.push(canonical);
-                    key
-                }
-                None => self.visited.key(next),
+            // With symmetry, one representative per successor, in order (the state itself
+            // where the model gives none).
+            let key = if self.symmetry {
+                let canonical = self.representative(next).unwrap_or_else(|| next.clone());
+                let key = self.visited.key(&canonical);
+                local.canonical.push(canonical);
+                key
+            } else {
+                self.visited.key(next)
             };
             reader.prefetch(key);
             local.keys.push(key);

@@ -424,3 +424,43 @@ fn checkpoints_and_distributed_runs_refuse_symmetry() {
         Ok(_) => panic!("searched with symmetry across processes"),
     }
 }
+
+/// The jugs, whose `canonical` (wrongly, for a model that declares a symmetry) gives a
+/// representative for some states only: each is its own class, the others are stored as
+/// themselves, and the search counts every state once.
+struct PatchyJugs;
+
+impl Model for PatchyJugs {
+    type State = Jugs;
+    type Action = &'static str;
+
+    fn name(&self) -> String {
+        "patchy-jugs".into()
+    }
+    fn initial_states(&self) -> Vec<Jugs> {
+        DieHard { invariant: false }.initial_states()
+    }
+    fn successors(&self, state: &Jugs, out: &mut Vec<(&'static str, Jugs)>) {
+        DieHard { invariant: false }.successors(state, out);
+    }
+    fn canonical(&self, &(s, b): &Jugs) -> Option<Jugs> {
+        (s == 0).then_some((s, b))
+    }
+}
+
+#[test]
+fn a_representative_missing_for_some_states_stores_them_as_themselves() {
+    let plain = check(&DieHard { invariant: false }, &options(1, Mode::Exact));
+    for threads in [1, 2] {
+        let patchy = check(
+            &PatchyJugs,
+            &Options {
+                symmetry: true,
+                ..options(threads, Mode::Exact)
+            },
+        );
+        assert!(matches!(patchy.verdict, Verdict::Complete));
+        assert_eq!(patchy.stats.states, plain.stats.states);
+        assert_eq!(patchy.stats.transitions, plain.stats.transitions);
+    }
+}
