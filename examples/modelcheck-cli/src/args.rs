@@ -231,6 +231,7 @@ impl CheckArgs {
                 .unwrap_or(DEFAULT_MEMORY_BYTES),
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             stop: None,
+            ..defaults
         })
     }
 }

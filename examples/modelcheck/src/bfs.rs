@@ -8,6 +8,7 @@
 //! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
 
 use crate::expand::{Expansion, Rule};
+use crate::fairness::Fairness;
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
@@ -93,6 +94,11 @@ pub struct Options {
     /// finishes the 256-state chunk it holds, and the search returns [`Verdict::Interrupted`]
     /// with the counts of the levels it completed. Default: none.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The fairness liveness properties assume (default: [`Fairness::Weak`]).
+    pub fairness: Fairness,
+    /// The names of the properties ([`crate::Property`]) to check; `None` (the default): all
+    /// of the model's. Invariants are checked either way.
+    pub properties: Option<Vec<String>>,
 }
 
 impl Default for Options {
@@ -107,6 +113,8 @@ impl Default for Options {
             memory_bytes: DEFAULT_MEMORY_BYTES,
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
+            fairness: Fairness::Weak,
+            properties: None,
         }
     }
 }
