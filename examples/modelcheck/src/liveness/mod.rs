@@ -79,10 +79,7 @@ pub struct LivenessReport<M: Model> {
 ///
 /// Errors: a name in `options.properties` that is none of the model's properties, or a model
 /// with more than [`MAX_PROCESSES`] processes.
-pub fn check_liveness<M: Model>(
-    model: &M,
-    options: &Options,
-) -> Result<LivenessReport<M>, String> {
+pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<LivenessReport<M>, String> {
     if model.processes() > MAX_PROCESSES {
         return Err(format!(
             "the model has {} processes; fairness handles at most {MAX_PROCESSES}",
@@ -91,7 +88,10 @@ pub fn check_liveness<M: Model>(
     }
     let properties = model.properties();
     if let Some(names) = &options.properties {
-        if let Some(unknown) = names.iter().find(|n| !properties.iter().any(|p| p.name == **n)) {
+        if let Some(unknown) = names
+            .iter()
+            .find(|n| !properties.iter().any(|p| p.name == **n))
+        {
             return Err(format!("the model has no property `{unknown}`"));
         }
     }

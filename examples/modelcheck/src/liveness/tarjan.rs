@@ -265,9 +265,7 @@ impl<'a, M: Model> Search<'a, M> {
         let pending = self.store.pending();
         match (edge, index) {
             (Edge::Cut, None) => {
-                self.store
-                    .set(&state, key, pending)
-                    .map_err(Found::Full)?;
+                self.store.set(&state, key, pending).map_err(Found::Full)?;
                 self.later.push(state);
                 Ok(())
             }
@@ -304,7 +302,10 @@ impl<'a, M: Model> Search<'a, M> {
             }
             self.done.push((frame.index, self.counter));
         } else {
-            let parent = self.frames.last_mut().expect("a non-root frame has a parent");
+            let parent = self
+                .frames
+                .last_mut()
+                .expect("a non-root frame has a parent");
             parent.low = parent.low.min(frame.low);
             parent.mask |= frame.mask | frame.via;
             parent.inside = true;

@@ -5,6 +5,7 @@ mod locks;
 pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
+pub mod tas;
 pub mod ticket;
 pub mod two_phase;
 
@@ -12,7 +13,7 @@ use crate::model::Model;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-pub use locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+pub use locks::{mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES, NO_STARVATION};
 
 /// A model's command-line name, default size, and what it is: the `--help` text.
 pub const CATALOGUE: &[(&str, usize, &str)] = &[
@@ -47,6 +48,12 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
          invariant MutualExclusion holds, no deadlock.",
     ),
     (
+        "tas",
+        2,
+        "test-and-set spinlock for N processes (2..=8): a process spins on test-and-set until\n\
+         it wins; MutualExclusion holds, NoStarvation fails (a process can lose every race).",
+    ),
+    (
         "buggy",
         2,
         "a broken test-then-set lock for N processes (2..=8): two processes both see the\n\
@@ -74,6 +81,7 @@ pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output,
         "puzzle" => f.visit(puzzle::Puzzle::new(n)?),
         "peterson" => f.visit(peterson::Peterson::new(n)?),
         "ticket" => f.visit(ticket::Ticket::new(n)?),
+        "tas" => f.visit(tas::Tas::new(n)?),
         "buggy" => f.visit(buggy_lock::BuggyLock::new(n)?),
         _ => return Err(format!("unknown model `{name}`")),
     })

@@ -2,8 +2,9 @@
 //! levels 1..N-1; at each it announces its level, makes itself the victim, and waits while
 //! another process is at its level or above and it is still the victim.
 
-use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -114,6 +115,19 @@ impl Model for Peterson {
 
     fn invariants(&self) -> Vec<Invariant<PetersonState>> {
         vec![mutual_exclusion(|s: &PetersonState| s.pc, CRITICAL)]
+    }
+
+    fn properties(&self) -> Vec<Property<PetersonState>> {
+        let asking = |pc| pc != IDLE && pc != CRITICAL;
+        no_starvation(self.n, |s: &PetersonState| s.pc, asking, CRITICAL)
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &PetersonAction) -> Option<usize> {
+        Some(action.0 as usize)
     }
 
     fn show(&self, s: &PetersonState) -> String {

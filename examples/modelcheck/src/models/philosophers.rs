@@ -2,10 +2,47 @@
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
 
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 /// The most philosophers: 2 bits each in one `u64`.
 pub const MAX_PHILOSOPHERS: usize = 32;
+
+/// The names of the liveness properties, one per philosopher: it eventually eats.
+const EATS: [&str; MAX_PHILOSOPHERS] = [
+    "Eats(p0)",
+    "Eats(p1)",
+    "Eats(p2)",
+    "Eats(p3)",
+    "Eats(p4)",
+    "Eats(p5)",
+    "Eats(p6)",
+    "Eats(p7)",
+    "Eats(p8)",
+    "Eats(p9)",
+    "Eats(p10)",
+    "Eats(p11)",
+    "Eats(p12)",
+    "Eats(p13)",
+    "Eats(p14)",
+    "Eats(p15)",
+    "Eats(p16)",
+    "Eats(p17)",
+    "Eats(p18)",
+    "Eats(p19)",
+    "Eats(p20)",
+    "Eats(p21)",
+    "Eats(p22)",
+    "Eats(p23)",
+    "Eats(p24)",
+    "Eats(p25)",
+    "Eats(p26)",
+    "Eats(p27)",
+    "Eats(p28)",
+    "Eats(p29)",
+    "Eats(p30)",
+    "Eats(p31)",
+];
 
 const THINKING: u64 = 0;
 const HAS_LEFT: u64 = 1;
@@ -118,6 +155,28 @@ impl Model for Philosophers {
                 })
             },
         )]
+    }
+
+    fn properties(&self) -> Vec<Property<PhilosophersState>> {
+        (0..self.n)
+            .map(|i| {
+                Property::eventually(EATS[i], move |s: &PhilosophersState| {
+                    (s.0 >> (2 * i)) & 3 == EATING
+                })
+            })
+            .collect()
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &PhilosopherAction) -> Option<usize> {
+        match *action {
+            PhilosopherAction::TakeLeft(i)
+            | PhilosopherAction::TakeRight(i)
+            | PhilosopherAction::Release(i) => Some(i as usize),
+        }
     }
 
     fn show(&self, s: &PhilosophersState) -> String {

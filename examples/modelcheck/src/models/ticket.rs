@@ -3,8 +3,9 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::locks::{mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 const IDLE: u8 = 0;
@@ -94,6 +95,18 @@ impl Model for Ticket {
 
     fn invariants(&self) -> Vec<Invariant<TicketState>> {
         vec![mutual_exclusion(|s: &TicketState| s.pc, CRITICAL)]
+    }
+
+    fn properties(&self) -> Vec<Property<TicketState>> {
+        no_starvation(self.n, |s: &TicketState| s.pc, |pc| pc == WAITING, CRITICAL)
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &TicketAction) -> Option<usize> {
+        Some(action.0 as usize)
     }
 
     fn show(&self, s: &TicketState) -> String {

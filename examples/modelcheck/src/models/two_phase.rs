@@ -3,6 +3,7 @@
 //! of messages that only grows.
 
 use crate::model::{Invariant, Model};
+use crate::property::Property;
 use std::fmt;
 
 /// The most resource managers: a state is 4N + 4 bits of one `u64`.
@@ -176,6 +177,32 @@ impl Model for TwoPhase {
             }
             !(committed && aborted)
         })]
+    }
+
+    fn properties(&self) -> Vec<Property<TwoPhaseState>> {
+        let rms = self.rms;
+        vec![Property::eventually("Decided", move |s: &TwoPhaseState| {
+            let states = (0..rms).map(|rm| (s.0 >> (2 * rm)) & 3);
+            let all = |v| states.clone().all(|x| x == v);
+            all(COMMITTED) || all(ABORTED)
+        })]
+    }
+
+    /// The transaction manager is process 0, resource manager `rm` process `rm + 1`.
+    fn processes(&self) -> usize {
+        self.rms + 1
+    }
+
+    fn process_of(&self, action: &TwoPhaseAction) -> Option<usize> {
+        Some(match *action {
+            TwoPhaseAction::TmRcvPrepared(_)
+            | TwoPhaseAction::TmCommit
+            | TwoPhaseAction::TmAbort => 0,
+            TwoPhaseAction::RmPrepare(rm)
+            | TwoPhaseAction::RmChooseToAbort(rm)
+            | TwoPhaseAction::RmRcvCommitMsg(rm)
+            | TwoPhaseAction::RmRcvAbortMsg(rm) => rm as usize + 1,
+        })
     }
 
     fn show(&self, s: &TwoPhaseState) -> String {
