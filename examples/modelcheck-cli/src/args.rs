@@ -21,7 +21,7 @@ use modelcheck::distributed::{
 };
 use modelcheck::models::CATALOGUE;
 use modelcheck::{
-    CheckpointError, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
+    CheckpointError, Fairness, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -150,6 +150,14 @@ pub struct SearchArgs {
     /// No progress lines on stderr (checkpoint notices still print).
     #[arg(long)]
     pub quiet: bool,
+    /// Check only the property NAME among the model's liveness properties (repeat for more)
+    /// [default: every one]. Liveness is checked after a complete search of one machine, not in
+    /// bitstate mode, nor with --max-depth, --checkpoint, --resume or a distributed run.
+    #[arg(long, value_name = "NAME")]
+    pub property: Vec<String>,
+    /// The fairness liveness properties assume.
+    #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
+    pub fairness: Fairness,
 }
 
 /// Where visited states are stored.
@@ -231,6 +239,8 @@ impl CheckArgs {
                 .unwrap_or(DEFAULT_MEMORY_BYTES),
             hashes: self.storage.hashes.or(hashes).unwrap_or(defaults.hashes),
             stop: None,
+            fairness: self.search.fairness,
+            properties: (!self.search.property.is_empty()).then(|| self.search.property.clone()),
             ..defaults
         })
     }
@@ -334,6 +344,19 @@ fn modes() -> impl TypedValueParser<Value = Mode> {
     };
     let values = Mode::ALL.map(|m| PossibleValue::new(m.name()).help(help(m)));
     PossibleValuesParser::new(values).try_map(|name| name.parse::<Mode>())
+}
+
+/// `--fairness`'s values, each with its help.
+fn fairnesses() -> impl TypedValueParser<Value = Fairness> {
+    let help = |fairness: Fairness| match fairness {
+        Fairness::Weak => {
+            "weak fairness per process (the default): a process enabled in every state of a \
+             cycle must move in it"
+        }
+        Fairness::None => "no fairness: every cycle counts",
+    };
+    let values = Fairness::ALL.map(|f| PossibleValue::new(f.name()).help(help(f)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Fairness>())
 }
 
 /// `--schedule`'s values, each with its help.

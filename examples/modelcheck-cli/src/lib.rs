@@ -11,12 +11,13 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch; report, local; simulation; run.
+// launcher_watch; report, local; liveness, simulation; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
 pub mod exit;
 mod launcher_watch;
+mod liveness;
 mod local;
 mod progress;
 pub mod report;

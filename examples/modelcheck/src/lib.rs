@@ -86,8 +86,8 @@ pub use checkpoint::{
 };
 pub use fairness::{Fairness, MAX_PROCESSES};
 pub use liveness::{
-    check_liveness, Lasso, LivenessFull, LivenessReport, LivenessStorage, LivenessVerdict,
-    PropertyReport, SearchCounts,
+    check_liveness, liveness_memory, Lasso, LivenessFull, LivenessReport, LivenessStorage,
+    LivenessVerdict, PropertyReport, SearchCounts,
 };
 pub use model::{Invariant, Model};
 pub use property::{Expectation, Predicate, Property};

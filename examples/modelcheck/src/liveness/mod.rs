@@ -16,7 +16,7 @@ mod store;
 mod tarjan;
 
 pub use lasso::Lasso;
-pub use store::{LivenessFull, LivenessStorage};
+pub use store::{liveness_memory, LivenessFull, LivenessStorage};
 pub use tarjan::SearchCounts;
 
 use crate::bfs::Options;

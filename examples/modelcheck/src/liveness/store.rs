@@ -67,6 +67,19 @@ fn exact_entry_bytes<S>() -> usize {
     (std::mem::size_of::<Product<S>>() + 5) * 8 / 7 * 2
 }
 
+/// Bytes of liveness storage in `mode` that hold every product state of a model with `states`
+/// states (two per state at most: the monitor's bit), with room to spare: the map's 8-byte
+/// words at most 3/4 full, or the exact store's entries; at least 1 MiB. What a run sized by a
+/// safety run's count passes as [`crate::Options::memory_bytes`], so that it does not fill.
+pub fn liveness_memory<S>(mode: Mode, states: u64) -> usize {
+    let products = states.saturating_mul(2).saturating_add(16);
+    let bytes = match mode {
+        Mode::Exact => products.saturating_mul(exact_entry_bytes::<S>() as u64),
+        _ => products.saturating_mul(8).saturating_mul(4) / 3,
+    };
+    usize::try_from(bytes).unwrap_or(usize::MAX).max(1 << 20)
+}
+
 impl<S: Hash + Eq + Clone> Store<S> {
     /// A store for `mode` in `memory_bytes`: a map whose payload holds any index below its
     /// slot count, and the pending mark.
