@@ -146,21 +146,15 @@ fn philosophers_fail_through_the_deadlock() {
 }
 
 #[test]
-fn two_phase_commit_can_stall_on_a_transaction_manager_rereading_prepared() {
-    // Weak fairness per process (the TM is one): a TM that receives the same Prepared message
-    // again and again moves forever without deciding, and every RM, prepared, is disabled.
-    // (TLA+'s WF would not count such a stuttering step; this checker counts every step the
-    // model lists, self-loops included, as SPIN does.)
+fn two_phase_commit_decides_under_weak_fairness_only() {
+    // The TM's decision is a fairness class of its own: always enabled while the TM is in
+    // init (it may abort), so a fair TM decides, and each RM, fairly scheduled, receives the
+    // decision. Without fairness the TM can stall, re-receiving a Prepared message forever.
     let model = TwoPhase::new(3).unwrap();
-    for fairness in Fairness::ALL {
-        assert_eq!(agreed(&model, fairness).len(), 1);
-        assert!(agreed(&model, fairness)[0].is_some());
-    }
-    let (stem, cycle) = first_lasso(&model, Fairness::Weak);
-    assert_eq!(cycle.len(), 1, "{cycle:?}");
-    assert!(cycle[0].0.starts_with("TMRcvPrepared"), "{cycle:?}");
-    assert!(stem
-        .last()
-        .unwrap()
-        .contains("rm=[prepared, prepared, prepared] tm=init"));
+    assert_eq!(agreed(&model, Fairness::Weak), vec![None]);
+    assert!(agreed(&model, Fairness::None)[0].is_some());
+    let (_, cycle) = first_lasso(&model, Fairness::None);
+    assert!(cycle
+        .iter()
+        .all(|(_, s)| !s.contains("committed, committed, committed")));
 }

@@ -79,6 +79,61 @@ pub struct LivenessReport<M: Model> {
 ///
 /// Errors: a name in `options.properties` that is none of the model's properties, or a model
 /// with more than [`MAX_PROCESSES`] processes.
+///
+/// ```
+/// use modelcheck::{check_liveness, Fairness, LivenessVerdict, Model, Options, Property};
+///
+/// /// A server that either serves its one client (process 0) or idles (process 1): a request
+/// /// is answered only if the server does not idle forever.
+/// struct Server;
+///
+/// impl Model for Server {
+///     type State = (bool, bool); // (request pending, answered)
+///     type Action = &'static str;
+///
+///     fn name(&self) -> String {
+///         "server".into()
+///     }
+///     fn initial_states(&self) -> Vec<(bool, bool)> {
+///         vec![(false, false)]
+///     }
+///     fn successors(&self, &(req, _): &(bool, bool), out: &mut Vec<(&'static str, (bool, bool))>) {
+///         match req {
+///             false => out.push(("request", (true, false))),
+///             true => out.push(("serve", (false, true))),
+///         }
+///         out.push(("idle", (req, false)));
+///     }
+///     fn properties(&self) -> Vec<Property<(bool, bool)>> {
+///         vec![
+///             Property::eventually("SomeAnswer", |s: &(bool, bool)| s.1),
+///             Property::leads_to("Answered", |s: &(bool, bool)| s.0, |s: &(bool, bool)| s.1),
+///         ]
+///     }
+///     fn processes(&self) -> usize {
+///         2
+///     }
+///     fn process_of(&self, action: &&'static str) -> Option<usize> {
+///         Some(if *action == "idle" { 1 } else { 0 })
+///     }
+/// }
+///
+/// for (fairness, holds) in [(Fairness::Weak, true), (Fairness::None, false)] {
+///     let options = Options { fairness, ..Options::default() };
+///     let report = check_liveness(&Server, &options).unwrap();
+///     for property in &report.properties {
+///         match &property.verdict {
+///             LivenessVerdict::Holds => assert!(holds),
+///             // Without fairness the server idles forever: a replayed lasso.
+///             LivenessVerdict::Violated(lasso) => {
+///                 assert!(!holds);
+///                 assert!(lasso.cycle.iter().all(|(action, _)| *action == "idle"));
+///             }
+///             _ => panic!("no verdict"),
+///         }
+///     }
+/// }
+/// ```
 pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<LivenessReport<M>, String> {
     if model.processes() > MAX_PROCESSES {
         return Err(format!(

@@ -188,20 +188,22 @@ impl Model for TwoPhase {
         })]
     }
 
-    /// The transaction manager is process 0, resource manager `rm` process `rm + 1`.
+    /// Fairness classes: 0 is the transaction manager's decision (`TMCommit`, `TMAbort`), 1
+    /// its receiving `Prepared`, and `rm + 2` resource manager `rm`'s steps. The decision is a
+    /// class of its own as in a TLA+ `WF_vars(TMCommit \/ TMAbort)`: otherwise receiving the same
+    /// message again (a self-loop, a step here) would meet the TM's fairness forever.
     fn processes(&self) -> usize {
-        self.rms + 1
+        self.rms + 2
     }
 
     fn process_of(&self, action: &TwoPhaseAction) -> Option<usize> {
         Some(match *action {
-            TwoPhaseAction::TmRcvPrepared(_)
-            | TwoPhaseAction::TmCommit
-            | TwoPhaseAction::TmAbort => 0,
+            TwoPhaseAction::TmCommit | TwoPhaseAction::TmAbort => 0,
+            TwoPhaseAction::TmRcvPrepared(_) => 1,
             TwoPhaseAction::RmPrepare(rm)
             | TwoPhaseAction::RmChooseToAbort(rm)
             | TwoPhaseAction::RmRcvCommitMsg(rm)
-            | TwoPhaseAction::RmRcvAbortMsg(rm) => rm as usize + 1,
+            | TwoPhaseAction::RmRcvAbortMsg(rm) => rm as usize + 2,
         })
     }
 
