@@ -50,6 +50,13 @@ pub enum Error {
     /// [`VisitedSet::grow`](crate::VisitedSet::grow) refused: see [`GrowRefused`]. The set
     /// is unchanged.
     Grow(GrowRefused),
+    /// A [`VisitedMap`](crate::VisitedMap) was asked for a payload width outside `1..=max`.
+    PayloadBits {
+        /// What was asked for.
+        bits: u32,
+        /// The widest payload there is.
+        max: u32,
+    },
 }
 
 /// Why [`VisitedSet::grow`](crate::VisitedSet::grow) refused to grow a non-empty set. In
@@ -151,6 +158,7 @@ impl PartialEq for Error {
             (Io(a), Io(b)) => same_io(a, b),
             (File(a), File(b)) => a == b,
             (Grow(a), Grow(b)) => a == b,
+            (PayloadBits { bits, max }, PayloadBits { bits: b, max: m }) => bits == b && max == m,
             _ => false,
         }
     }
@@ -178,6 +186,10 @@ impl fmt::Display for Error {
             Error::Io(e) => write!(f, "reading or writing a saved table failed: {e}"),
             Error::File(e) => write!(f, "not a loadable table: {e}"),
             Error::Grow(e) => write!(f, "{e}"),
+            Error::PayloadBits { bits, max } => write!(
+                f,
+                "a payload of {bits} bits per state: a visited map carries 1 to {max}"
+            ),
         }
     }
 }

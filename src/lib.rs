@@ -66,7 +66,8 @@
 //! The root has what a program uses: the table ([`SearchCache`], [`Pack64`], [`Options`],
 //! [`Keys`], [`Slots`], [`HugePages`], [`Size`], [`CacheStats`]), the visited-state stores
 //! ([`FingerprintSet`], [`CompactSet`], [`VisitedSet`] and its [`Signature`] widths,
-//! [`Bitstate`] with [`DEFAULT_HASHES`], [`StateHash`], [`Inserted`], [`Full`]), [`Error`],
+//! [`VisitedMap`] with a few lockless bits per state, [`Bitstate`] with [`DEFAULT_HASHES`],
+//! [`StateHash`], [`Inserted`], [`Full`]), [`Error`],
 //! and the helpers [`mix64`] and [`prefetch`]. Modules: [`omission`] (the bounds to print
 //! after a run), [`persist`] (the file format, its errors and the checksum wrappers), and
 //! [`consts`] (the layout's numbers: payload bits, bucket and entry sizes, the sets' load and
@@ -164,6 +165,7 @@ mod stats;
 mod sync;
 mod table;
 mod tally;
+mod visited_map;
 
 pub use alloc::{prefetch, HugePages};
 pub use bitstate::{Bitstate, DEFAULT_HASHES};
@@ -177,6 +179,7 @@ pub use size::Size;
 pub use state_hash::StateHash;
 pub use stats::CacheStats;
 pub use table::SearchCache;
+pub use visited_map::VisitedMap;
 
 /// The crate's numbers, for code that sizes tables or reports on them; the types document
 /// where each one matters.
@@ -188,6 +191,7 @@ pub mod consts {
     pub use crate::size::MIB;
     pub use crate::state_hash::PORTABLE_HASH;
     pub use crate::table::{BUCKET_BYTES, ENTRIES_PER_BUCKET, ENTRY_BYTES};
+    pub use crate::visited_map::MAX_PAYLOAD_BITS;
 }
 
 /// The README's examples, compiled and run as doctests.

@@ -69,7 +69,7 @@ const KEYED: u64 = 1;
 
 /// How many lines a walk covers in a set of `lines` lines: the home line and up to
 /// [`WALK_LINES`] more, each line of the set at most once.
-fn walk_lines(lines: usize) -> usize {
+pub(crate) fn walk_lines(lines: usize) -> usize {
     WALK_LINES.min(lines - 1) + 1
 }
 
@@ -127,6 +127,21 @@ pub struct Full {
 }
 
 impl Full {
+    /// A full walk: `states` in `capacity` slots of `bytes_per_state`, `lines` searched.
+    pub(crate) fn new(
+        states: usize,
+        capacity: usize,
+        bytes_per_state: usize,
+        lines: usize,
+    ) -> Self {
+        Full {
+            states,
+            capacity,
+            bytes_per_state,
+            lines,
+        }
+    }
+
     /// States in the set when the insert failed.
     #[must_use]
     pub fn states(&self) -> usize {

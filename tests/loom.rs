@@ -17,7 +17,9 @@
 
 use loom::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use loom::thread;
-use searchcache::{Inserted, Pack64, SearchCache, Signature, Size, StateHash, VisitedSet};
+use searchcache::{
+    Inserted, Pack64, SearchCache, Signature, Size, StateHash, VisitedMap, VisitedSet,
+};
 use std::sync::Arc;
 
 /// Keys as a Zobrist hash would make them.
@@ -440,4 +442,97 @@ fn insert_races_lookup<S: Signature>(states: [StateHash; 3]) {
     assert_eq!(second.join().unwrap(), Inserted::New);
     assert!(set.contains(states[0]), "{LOST}: first state gone");
     assert!(set.contains(states[1]), "{LOST}: second state gone");
+}
+
+/// A one-line map (8 slots: every insert fights over the same cache line) with 4 payload bits.
+fn one_line_map() -> Arc<VisitedMap> {
+    let map = VisitedMap::new(Size::Entries(8), 4).unwrap();
+    assert_eq!(map.memory_bytes(), 64);
+    Arc::new(map)
+}
+
+/// Defines loom tests of a map model `fn(states)` for both state sets; under
+/// `--cfg searchcache_naive` each must panic with [`LOST`].
+macro_rules! map_models {
+    ($($model:ident => $mixed:ident, $structured:ident;)*) => {$(
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "LOST INSERT"))]
+        fn $mixed() {
+            explore(stringify!($mixed), || $model(WELL_MIXED_STATES));
+        }
+
+        #[test]
+        #[cfg_attr(searchcache_naive, should_panic(expected = "LOST INSERT"))]
+        fn $structured() {
+            explore(stringify!($structured), || $model(STRUCTURED_STATES));
+        }
+    )*};
+}
+
+map_models! {
+    map_bits_from_two_threads => map_bits_from_two_threads_mixed, map_bits_from_two_threads_structured;
+    map_update_races_inserts => map_update_races_inserts_mixed, map_update_races_inserts_structured;
+}
+
+/// Two threads set different bits of one state's payload, one by `fetch_or` and one by
+/// `fetch_update`, while a neighbour is inserted into the same line: neither bit is lost, and
+/// the neighbour's payload is untouched.
+fn map_bits_from_two_threads(states: [StateHash; 3]) {
+    let map = one_line_map();
+    let (h, neighbour) = (states[0], states[1]);
+    assert_eq!(map.insert(h, 0), Ok((Inserted::New, 0)));
+    let or = {
+        let map = map.clone();
+        thread::spawn(move || map.fetch_or(h, 1))
+    };
+    let update = {
+        let map = map.clone();
+        thread::spawn(move || {
+            let _ = map.insert(neighbour, 8);
+            map.fetch_update(h, |p| Some(p | 2))
+        })
+    };
+    let_writers_run_first();
+    let seen = map.get(h).unwrap_or(99);
+    assert!(seen <= 3, "{LOST}: payload {seen}, never written");
+    assert!(or.join().unwrap().is_some(), "{LOST}: state gone");
+    assert!(matches!(update.join().unwrap(), Some(Ok(_))), "{LOST}");
+    assert_eq!(map.get(h), Some(3), "{LOST}: a bit was lost");
+    assert_eq!(map.get(neighbour), Some(8), "{LOST}: neighbour changed");
+}
+
+/// Two threads insert one state with different payloads while the main thread sets a bit of
+/// it: exactly one insert is `New`, the other sees the winner's payload (or it with the bit),
+/// and afterwards the payload is the winner's, with the bit exactly when `fetch_or` found the
+/// state.
+fn map_update_races_inserts(states: [StateHash; 3]) {
+    let map = one_line_map();
+    let h = states[0];
+    let inserters: Vec<_> = [1u32, 2]
+        .into_iter()
+        .map(|payload| {
+            let map = map.clone();
+            thread::spawn(move || map.insert(h, payload).unwrap())
+        })
+        .collect();
+    let_writers_run_first();
+    let found = map.fetch_or(h, 4);
+    let results: Vec<(Inserted, u32)> = inserters.into_iter().map(|t| t.join().unwrap()).collect();
+    let winners: Vec<u32> = results
+        .iter()
+        .filter(|(r, _)| r.is_new())
+        .map(|&(_, p)| p)
+        .collect();
+    assert_eq!(winners.len(), 1, "{LOST}: {results:?}: one New per state");
+    let winner = winners[0];
+    for &(_, p) in &results {
+        assert_eq!(
+            p & 3,
+            winner,
+            "{LOST}: {results:?}: a loser saw another payload"
+        );
+    }
+    let bit = if found.is_some() { 4 } else { 0 };
+    assert_eq!(map.get(h), Some(winner | bit), "{LOST}: found {found:?}");
+    assert_eq!(map.len(), 1, "{LOST}: len");
 }

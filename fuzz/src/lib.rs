@@ -6,6 +6,7 @@
 pub mod differential;
 pub mod input;
 pub mod load;
+pub mod map_vs_hashmap;
 pub mod pack_round_trip;
 pub mod reference;
 pub mod set_vs_hashset;

@@ -1,5 +1,5 @@
 //! `load` of every kind of table on arbitrary bytes: [`FingerprintSet`], [`CompactSet`],
-//! [`Bitstate`] and [`SearchCache`] (two value types; the file names its `Keys` and `Slots`,
+//! [`Bitstate`], [`VisitedMap`] and [`SearchCache`] (two value types; the file names its `Keys` and `Slots`,
 //! and the seeds hold every combination). Each input is given to every loader. A load must
 //! never panic; one that succeeds must
 //!
@@ -17,7 +17,7 @@
 use crate::values::IdaBound;
 use searchcache::{
     Bitstate, CompactSet, Error, FingerprintSet, HugePages, Keys, Options, SearchCache, Size,
-    Slots, StateHash,
+    Slots, StateHash, VisitedMap,
 };
 
 /// Header bytes, and the trailer's count and CRC (`searchcache::persist`'s format).
@@ -39,6 +39,7 @@ pub fn run(data: &[u8]) {
     check::<Bitstate>(&file);
     check::<SearchCache<u32>>(&file);
     check::<SearchCache<IdaBound>>(&file);
+    check::<VisitedMap>(&file);
 }
 
 /// What the target needs of each kind of table.
@@ -71,6 +72,7 @@ table!(CompactSet, "CompactSet");
 table!(Bitstate, "Bitstate");
 table!(SearchCache<u32>, "SearchCache<u32>");
 table!(SearchCache<IdaBound>, "SearchCache<IdaBound>");
+table!(VisitedMap, "VisitedMap");
 
 /// Loads `file` as a `T`; if that succeeds, checks the table's size and its round trip.
 fn check<T: Table>(file: &[u8]) {
@@ -142,6 +144,11 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             let _ = bits.insert(h);
         }
         save(format!("bitstate-{n}"), &|w| bits.save(w));
+        let map = VisitedMap::new(Size::Entries(16), 3).expect("a small map");
+        for h in states(n) {
+            let _ = map.insert(h, h.index as u32);
+        }
+        save(format!("map-{n}"), &|w| map.save(w));
     }
     for keys in [Keys::Any, Keys::Random] {
         for slots in [Slots::Bucket, Slots::Single] {

@@ -2,7 +2,7 @@
 //! target code that `cargo fuzz` runs (this package's library), without libFuzzer, plus a few
 //! thousand pseudo-random inputs per target, so `cargo test --workspace` exercises every target.
 
-use searchcache_fuzz::{differential, load, pack_round_trip, set_vs_hashset};
+use searchcache_fuzz::{differential, load, map_vs_hashmap, pack_round_trip, set_vs_hashset};
 
 use std::path::Path;
 
@@ -55,6 +55,12 @@ fn pack_round_trip_corpus() {
 fn set_vs_hashset_corpus() {
     assert!(replay("set_vs_hashset", set_vs_hashset::run) > 0);
     random_inputs(set_vs_hashset::run, 3000);
+}
+
+#[test]
+fn map_vs_hashmap_corpus() {
+    assert!(replay("map_vs_hashmap", map_vs_hashmap::run) > 0);
+    random_inputs(map_vs_hashmap::run, 3000);
 }
 
 #[test]
