@@ -49,7 +49,8 @@ pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
     version,
     about = "Explicit-state model checker: parallel breadth-first search storing visited states as \
              hash-compacted signatures. Stops at the first invariant violation or deadlock and \
-             prints a shortest trace, replayed and checked.",
+             prints a shortest trace, replayed and checked; then checks the model's liveness \
+             properties under weak fairness (a violation: a lasso, replayed and checked).",
     after_help = after_help(),
     max_term_width = 100
 )]
@@ -155,6 +156,9 @@ pub struct SearchArgs {
     /// bitstate mode, nor with --max-depth, --checkpoint, --resume or a distributed run.
     #[arg(long, value_name = "NAME")]
     pub property: Vec<String>,
+    /// Check invariants (and deadlocks) only, not the model's liveness properties.
+    #[arg(long, conflicts_with_all = ["property", "fairness"])]
+    pub no_liveness: bool,
     /// The fairness liveness properties assume.
     #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
     pub fairness: Fairness,

@@ -14,7 +14,9 @@ use std::io::{self, Write};
 /// bitstate), the whole state space (no `--max-depth`), and one machine's run start to end.
 pub fn not_checked_with(cli: &Cli) -> Option<&'static str> {
     let check = &cli.check;
-    if check.simulation.simulate.is_some() {
+    if check.search.no_liveness {
+        Some("--no-liveness")
+    } else if check.simulation.simulate.is_some() {
         Some("a random simulation checks invariants only")
     } else if cli.dist.is_distributed() {
         Some("a distributed run checks invariants only")
@@ -56,7 +58,8 @@ pub fn unknown_property<M: Model>(model: &M, options: &Options) -> Option<String
 }
 
 /// After the safety report (whose status is `status`): checks the liveness properties when the
-/// search completed and `skip` is `None`, else says why not. Returns the run's status.
+/// search completed and `skip` is `None`; says why not when `skip` says so; prints nothing
+/// after a search that did not complete. Returns the run's status.
 pub fn after_safety<M: Model>(
     model: &M,
     options: &Options,
@@ -66,13 +69,11 @@ pub fn after_safety<M: Model>(
     out: &mut dyn Write,
 ) -> io::Result<i32> {
     let names = liveness_names(model);
-    if names.is_empty() {
+    // After a safety counterexample (or a search that stopped) the trace stays the report's
+    // last lines, and liveness is not checked.
+    if names.is_empty() || !matches!(safety.verdict, Verdict::Complete) {
         return Ok(status);
     }
-    let skip = skip.or(match safety.verdict {
-        Verdict::Complete => None,
-        _ => Some("the safety search did not complete"),
-    });
     if let Some(why) = skip {
         writeln!(
             out,

@@ -131,11 +131,16 @@ fn runs_that_do_not_check_liveness_say_so() {
         out.contains("liveness: 2 properties not checked: bitstate mode"),
         "{out}"
     );
-    // A safety counterexample first: the philosophers' deadlock.
+    // A safety counterexample first: the philosophers' deadlock, its trace the last lines.
     let (status, out, _) = run(&["philosophers", "5", "--quiet"]);
     assert_eq!(status, cli::EXIT_COUNTEREXAMPLE, "{out}");
+    assert!(!out.contains("liveness"), "{out}");
+    assert!(out.trim_end().ends_with("L L L L L"), "{out}");
+    // --no-liveness: invariants only.
+    let (status, out, _) = run(&["tas", "2", "--quiet", "--no-liveness"]);
+    assert_eq!(status, cli::EXIT_OK, "{out}");
     assert!(
-        out.contains("liveness: 5 properties not checked: the safety search"),
+        out.contains("liveness: 2 properties not checked: --no-liveness"),
         "{out}"
     );
     // Without deadlock errors the liveness check finds the deadlock as a finite behaviour.

@@ -11,7 +11,6 @@
 mod lasso;
 mod monitor;
 mod path;
-mod stand_in_map;
 mod store;
 mod tarjan;
 

@@ -3,9 +3,8 @@
 //! modes, or a hash map of full product states in the exact mode.
 
 use super::monitor::Product;
-use super::stand_in_map::VisitedMap;
 use crate::visited::{Mode, Omission, NEGLIGIBLE_OMISSION};
-use searchcache::{Size, StateHash};
+use searchcache::{Size, StateHash, VisitedMap};
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -128,7 +127,9 @@ impl<S: Hash + Eq + Clone> Store<S> {
             Store::Map(map, _) => match map.insert(key, value) {
                 Ok((_, held)) if held == value => Ok(()),
                 Ok(_) => {
-                    map.fetch_update(key, |_| Some(value));
+                    // Present with another payload (pending, or a signature shared with
+                    // another state): this state's index replaces it.
+                    let _ = map.fetch_update(key, |_| Some(value));
                     Ok(())
                 }
                 Err(_) => Err(full(map.len())),
