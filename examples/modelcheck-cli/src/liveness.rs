@@ -149,6 +149,14 @@ fn write_liveness<M: Model>(
             verdict_line(property)
         )?;
     }
+    let states: u64 = report.properties.iter().map(|p| p.counts.states).sum();
+    let secs = report.elapsed.as_secs_f64();
+    writeln!(
+        out,
+        "liveness time: {secs:.3} s on {} threads, {states} product states, {:.0} product states/s",
+        report.threads,
+        states as f64 / secs.max(1e-9)
+    )?;
     for property in &report.properties {
         if let LivenessVerdict::Violated(lasso) = &property.verdict {
             write_lasso(model, property.name, lasso, out)?;

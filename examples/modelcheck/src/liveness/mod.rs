@@ -67,6 +67,10 @@ pub struct LivenessReport<M: Model> {
     pub fairness: Fairness,
     /// One report per property.
     pub properties: Vec<PropertyReport<M>>,
+    /// Threads the properties were spread over (at most one per property).
+    pub threads: usize,
+    /// Wall-clock time of the whole check.
+    pub elapsed: Duration,
 }
 
 /// Checks the `eventually` and `leads_to` properties of `model` that `options.properties`
@@ -159,6 +163,7 @@ pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<Liveness
                 .is_none_or(|names| names.iter().any(|n| n == p.name))
         })
         .collect();
+    let started = Instant::now();
     let workers = options.threads.clamp(1, selected.len().max(1));
     let memory = options.memory_bytes / workers;
     let cursor = AtomicUsize::new(0);
@@ -185,6 +190,8 @@ pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<Liveness
     Ok(LivenessReport {
         fairness: options.fairness,
         properties,
+        threads: workers,
+        elapsed: started.elapsed(),
     })
 }
 
