@@ -18,7 +18,7 @@ echo "|---|---|---|---|---|---|---|"
 for spec in "${specs[@]}"; do
   set -- $spec
   (cd "$WORK" && cp "$ROOT/benches/spin/$1.pml" . && spin -DN="$2" -a "$1.pml" >/dev/null \
-    && gcc -O2 -DNOREDUCE -DVECTORSZ=4096 -o pan pan.c) || { echo "SPIN $spec: building pan" >&2; exit 1; }
+    && gcc -O2 -DNOREDUCE -DVECTORSZ=4096 -o pan pan.c 2>/dev/null) || { echo "SPIN $spec: building pan" >&2; exit 1; }
   for fairness in weak none; do
     flag=(); [[ $fairness == weak ]] && flag=(-f)
     (cd "$WORK" && ./pan -a "${flag[@]}" -N ns0 -m10000000 -w24 >"$WORK/out" 2>&1) || true

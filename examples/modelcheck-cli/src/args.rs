@@ -245,7 +245,6 @@ impl CheckArgs {
             stop: None,
             fairness: self.search.fairness,
             properties: (!self.search.property.is_empty()).then(|| self.search.property.clone()),
-            ..defaults
         })
     }
 }

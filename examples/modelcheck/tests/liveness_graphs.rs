@@ -30,13 +30,16 @@ enum Kind {
     LeadsTo,
 }
 
-/// An explicit graph with labelled edges and its properties (`p` and `q` as state sets).
+/// A property over state sets: its name, kind, `p` and `q`.
+type SetProperty = (&'static str, Kind, Arc<Vec<bool>>, Arc<Vec<bool>>);
+
+/// An explicit graph with labelled edges and its properties.
 #[derive(Clone, Debug)]
 struct Graph {
     initial: Vec<u32>,
     edges: Vec<Vec<(u32, Option<u8>)>>,
     processes: usize,
-    properties: Vec<(&'static str, Kind, Arc<Vec<bool>>, Arc<Vec<bool>>)>,
+    properties: Vec<SetProperty>,
 }
 
 const NAMES: [&str; 4] = ["P0", "P1", "P2", "P3"];

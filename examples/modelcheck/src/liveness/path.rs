@@ -25,14 +25,21 @@ struct Node<S> {
     state: Product<S>,
 }
 
+/// A test of a product state.
+type StateTest<'g, S> = &'g dyn Fn(&Product<S>) -> bool;
+/// A test of a product state given its successors.
+type ExpandedTest<'g, A, S> = &'g dyn Fn(&Product<S>, &[(A, S)]) -> bool;
+/// A test of an edge: its action and target.
+type EdgeTest<'g, A, S> = &'g dyn Fn(&A, &Product<S>) -> bool;
+
 /// What a breadth-first search looks for.
 pub(crate) struct Goal<'g, M: Model> {
     /// Which product states it may enter.
-    pub(crate) within: &'g dyn Fn(&Product<M::State>) -> bool,
+    pub(crate) within: StateTest<'g, M::State>,
     /// A state that ends the search, given its successors.
-    pub(crate) state: &'g dyn Fn(&Product<M::State>, &[(M::Action, M::State)]) -> bool,
-    /// An edge that ends the search: its action and target.
-    pub(crate) edge: &'g dyn Fn(&M::Action, &Product<M::State>) -> bool,
+    pub(crate) state: ExpandedTest<'g, M::Action, M::State>,
+    /// An edge that ends the search.
+    pub(crate) edge: EdgeTest<'g, M::Action, M::State>,
 }
 
 /// The shortest path from one of `starts` (all within the goal's states) to a goal state or

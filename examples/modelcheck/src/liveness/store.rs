@@ -88,8 +88,12 @@ impl<S: Hash + Eq + Clone> Store<S> {
             let map = HashMap::with_hasher(ahash::RandomState::new());
             return Ok(Store::Exact(map, most));
         }
-        let slots = (memory_bytes / 8).max(2) as u64;
-        let bits = (64 - (slots + 1).leading_zeros()).clamp(1, 32);
+        // The payload holds any index below the states the map takes at its load limit, and
+        // the pending mark: each bit more would halve the signature's width. (A map that takes
+        // more states than that stops the search as full.)
+        let slots = (memory_bytes / 8).max(2) as f64;
+        let most = (slots * searchcache::consts::MAX_LOAD) as u64 + 2;
+        let bits = (64 - most.leading_zeros()).clamp(1, 32);
         let map = VisitedMap::new(Size::Bytes(memory_bytes), bits)
             .map_err(|e| format!("cannot build the liveness map: {e}"))?;
         Ok(Store::Map(map, bits))
