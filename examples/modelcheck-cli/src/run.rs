@@ -254,8 +254,8 @@ where
 
 /// The status once the liveness section is written (see [`crate::report::finish`]).
 fn finish_liveness(status: i32, written: std::io::Result<i32>, out: &mut dyn Write) -> i32 {
-    match written.and_then(|s| out.flush().map(|()| s)) {
-        Ok(status) => status,
+    match written {
+        Ok(status) => crate::report::finish(status, out.flush()),
         Err(e) => crate::report::finish(status, Err(e)),
     }
 }
@@ -281,7 +281,8 @@ where
         Ok(report) => {
             let status = print_distributed(&*model, options, &report, out);
             let names = liveness_names(&*model);
-            if !names.is_empty() && cluster.process == 0 {
+            let complete = matches!(report.report.verdict, modelcheck::Verdict::Complete);
+            if !names.is_empty() && complete && cluster.process == 0 {
                 let _ = writeln!(
                     out,
                     "liveness: {} properties not checked: a distributed run checks invariants only",

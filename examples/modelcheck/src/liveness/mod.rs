@@ -8,6 +8,7 @@
 //! Threads: the properties are searched in parallel, one per thread; one property's search is
 //! sequential (see the README for why, and what a parallel one would take).
 
+// Each uses only those of the layers before it: monitor; store; tarjan, path; lasso.
 mod lasso;
 mod monitor;
 mod path;
