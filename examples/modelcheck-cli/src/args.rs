@@ -21,7 +21,7 @@ use modelcheck::distributed::{
 };
 use modelcheck::models::CATALOGUE;
 use modelcheck::{
-    CheckpointError, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
+    CheckpointError, Fairness, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -49,7 +49,8 @@ pub const DEFAULT_CHECKPOINT_SECS: f64 = 600.0;
     version,
     about = "Explicit-state model checker: parallel breadth-first search storing visited states as \
              hash-compacted signatures. Stops at the first invariant violation or deadlock and \
-             prints a shortest trace, replayed and checked.",
+             prints a shortest trace, replayed and checked; then checks the model's liveness \
+             properties under weak fairness (a violation: a lasso, replayed and checked).",
     after_help = after_help(),
     max_term_width = 100
 )]
@@ -155,6 +156,17 @@ pub struct SearchArgs {
     /// classes, traces stay concrete. Not with checkpoints or a distributed run.
     #[arg(long, conflicts_with_all = ["local", "processes", "workers", "checkpoint", "resume"])]
     pub symmetry: bool,
+    /// Check only the property NAME among the model's liveness properties (repeat for more)
+    /// [default: every one]. Liveness is checked after a complete search of one machine, not in
+    /// bitstate mode, nor with --max-depth, --checkpoint, --resume or a distributed run.
+    #[arg(long, value_name = "NAME")]
+    pub property: Vec<String>,
+    /// Check invariants (and deadlocks) only, not the model's liveness properties.
+    #[arg(long, conflicts_with_all = ["property", "fairness"])]
+    pub no_liveness: bool,
+    /// The fairness liveness properties assume.
+    #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
+    pub fairness: Fairness,
 }
 
 /// Where visited states are stored.
@@ -246,6 +258,8 @@ impl CheckArgs {
             grow: !self.storage.fixed_table && !saved_fixed,
             stop: None,
             symmetry: self.search.symmetry,
+            fairness: self.search.fairness,
+            properties: (!self.search.property.is_empty()).then(|| self.search.property.clone()),
         })
     }
 }
@@ -356,6 +370,19 @@ fn modes() -> impl TypedValueParser<Value = Mode> {
     };
     let values = Mode::ALL.map(|m| PossibleValue::new(m.name()).help(help(m)));
     PossibleValuesParser::new(values).try_map(|name| name.parse::<Mode>())
+}
+
+/// `--fairness`'s values, each with its help.
+fn fairnesses() -> impl TypedValueParser<Value = Fairness> {
+    let help = |fairness: Fairness| match fairness {
+        Fairness::Weak => {
+            "weak fairness per process (the default): a process enabled in every state of a \
+             cycle must move in it"
+        }
+        Fairness::None => "no fairness: every cycle counts",
+    };
+    let values = Fairness::ALL.map(|f| PossibleValue::new(f.name()).help(help(f)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Fairness>())
 }
 
 /// `--schedule`'s values, each with its help.

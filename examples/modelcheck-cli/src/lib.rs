@@ -12,13 +12,14 @@
 //! ```
 
 // The modules, each using only those listed before it: exit, progress, cluster_errors; args,
-// launcher_watch, sometimes; report, local; simulation; explore; run.
+// launcher_watch, sometimes; report, local; liveness, simulation; explore; run.
 pub mod args;
 mod checkpoint_errors;
 mod cluster_errors;
 pub mod exit;
 pub mod explore;
 mod launcher_watch;
+mod liveness;
 mod local;
 mod progress;
 pub mod report;

@@ -8,6 +8,7 @@ use crate::cluster_errors::cluster_error_text;
 use crate::exit::{EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE};
 use crate::explore::explore;
 use crate::launcher_watch::{self, started_by_launcher};
+use crate::liveness::{after_safety, liveness_names, not_checked_with, unknown_property};
 use crate::local;
 use crate::report::{print_distributed, print_report};
 use crate::simulation::Simulation;
@@ -64,6 +65,10 @@ where
         Ok(options) => options,
         Err(status) => return status.print(err),
     };
+    let skip_liveness = not_checked_with(&cli);
+    if let (Some(why), false) = (skip_liveness, cli.check.search.property.is_empty()) {
+        return Failed::Usage(format!("--property checks liveness, but {why}")).print(err);
+    }
     if let Some(walks) = cli.check.simulation.simulate {
         let simulation = Simulation::new(&cli, &options, walks, out);
         return match with_model(&cli.check.model, cli.check.size(), simulation) {
@@ -85,6 +90,7 @@ where
     let run = Run {
         options,
         target,
+        skip_liveness,
         out,
         err: &mut *err,
     };
@@ -193,6 +199,8 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
 struct Run<'a> {
     options: Options,
     target: Target,
+    /// Why liveness is not checked, if it is not.
+    skip_liveness: Option<&'static str>,
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
 }
@@ -207,6 +215,7 @@ impl WithModel for Run<'_> {
         let Run {
             options,
             target,
+            skip_liveness,
             out,
             err,
         } = self;
@@ -221,8 +230,13 @@ impl WithModel for Run<'_> {
             );
             return Failed::Usage(text).print(err);
         }
+        if let Some(message) = unknown_property(&model, &options) {
+            return Failed::Usage(message).print(err);
+        }
         let printed = match target {
-            Target::Single(checkpoints) => single(&model, &options, &checkpoints, out),
+            Target::Single(checkpoints) => {
+                single(&model, &options, &checkpoints, skip_liveness, out)
+            }
             Target::Distributed(cluster, checkpoints) => {
                 cluster_process(model, &options, &cluster, &checkpoints, out)
             }
@@ -231,11 +245,13 @@ impl WithModel for Run<'_> {
     }
 }
 
-/// Checks `model` on this machine (with checkpoints when asked) and prints the report.
+/// Checks `model` on this machine (with checkpoints when asked) and prints the report, then
+/// checks its liveness properties unless `skip_liveness` says why not.
 fn single<M: Model>(
     model: &M,
     options: &Options,
     checkpoints: &Checkpoints,
+    skip_liveness: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<i32, Failed>
 where
@@ -246,7 +262,17 @@ where
     } else {
         check(model, options)
     };
-    Ok(print_report(model, options, &report, out))
+    let status = print_report(model, options, &report, out);
+    let written = after_safety(model, options, &report, status, skip_liveness, out);
+    Ok(finish_liveness(status, written, out))
+}
+
+/// The status once the liveness section is written (see [`crate::report::finish`]).
+fn finish_liveness(status: i32, written: std::io::Result<i32>, out: &mut dyn Write) -> i32 {
+    match written {
+        Ok(status) => crate::report::finish(status, out.flush()),
+        Err(e) => crate::report::finish(status, Err(e)),
+    }
 }
 
 /// Checks `model` as one process of `cluster` and prints the run's report.
@@ -267,7 +293,19 @@ where
         cluster,
         checkpoints,
     ) {
-        Ok(report) => Ok(print_distributed(&*model, options, &report, out)),
+        Ok(report) => {
+            let status = print_distributed(&*model, options, &report, out);
+            let names = liveness_names(&*model);
+            let complete = matches!(report.report.verdict, modelcheck::Verdict::Complete);
+            if !names.is_empty() && complete && cluster.process == 0 {
+                let _ = writeln!(
+                    out,
+                    "liveness: {} properties not checked: a distributed run checks invariants only",
+                    names.len()
+                );
+            }
+            Ok(status)
+        }
         Err(ClusterError::Usage(message)) => Err(Failed::Usage(message)),
         Err(e @ ClusterError::Misconfigured(_)) => Err(Failed::Usage(cluster_error_text(&e))),
         Err(e @ ClusterError::Interrupted) => Err(Failed::Interrupted(e.to_string())),

@@ -8,6 +8,7 @@
 //! work-stealing `par_chunks` over the same chunks. BENCHMARKS.md compares them.
 
 use crate::expand::{Expansion, Rule};
+use crate::fairness::Fairness;
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::sometimes::{At, Sometimes, SometimesReport};
@@ -108,6 +109,11 @@ pub struct Options {
     /// `canonical` gives `None` is stored as itself, so a model without a symmetry is searched
     /// as without this (each successor is cloned once more).
     pub symmetry: bool,
+    /// The fairness liveness properties assume (default: [`Fairness::Weak`]).
+    pub fairness: Fairness,
+    /// The names of the properties ([`crate::Property`]) to check; `None` (the default): all
+    /// of the model's. Invariants are checked either way.
+    pub properties: Option<Vec<String>>,
 }
 
 impl Default for Options {
@@ -124,6 +130,8 @@ impl Default for Options {
             hashes: searchcache::DEFAULT_HASHES,
             stop: None,
             symmetry: false,
+            fairness: Fairness::Weak,
+            properties: None,
         }
     }
 }

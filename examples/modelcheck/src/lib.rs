@@ -60,16 +60,18 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property; model, regular_file, reporter, resident, size; trace, frame, sometimes; growing;
-// visited; expand; bfs; check;
-// checkpoint; simulate (with walk_rng, of the first layer); models, distributed.
+// it: property, fairness; model, regular_file, reporter, resident, size; trace, frame,
+// sometimes; growing; visited; expand; bfs; check; checkpoint; simulate (with walk_rng, of the
+// first layer); liveness; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
 mod expand;
+mod fairness;
 mod frame;
 mod growing;
+mod liveness;
 mod model;
 pub mod models;
 mod property;
@@ -88,6 +90,11 @@ pub use check::{check, Report, Saved};
 pub use checkpoint::{
     check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
     Header, Mismatch, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
+};
+pub use fairness::{Fairness, MAX_PROCESSES};
+pub use liveness::{
+    check_liveness, liveness_memory, Lasso, LivenessFull, LivenessReport, LivenessStorage,
+    LivenessVerdict, PropertyReport, SearchCounts,
 };
 pub use model::{Invariant, Model};
 pub use property::{Expectation, Predicate, Property};

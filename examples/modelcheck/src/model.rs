@@ -74,6 +74,21 @@ pub trait Model: Send + Sync + 'static {
     fn class_size(&self, _representative: &Self::State) -> Option<u64> {
         None
     }
+    /// How many processes (weak-fairness classes) the model has: the values
+    /// [`process_of`](Self::process_of) returns are below this, and at most
+    /// [`MAX_PROCESSES`](crate::MAX_PROCESSES). Default 0: no action belongs to a process, and
+    /// weak fairness asks nothing.
+    fn processes(&self) -> usize {
+        0
+    }
+    /// The process (fairness class) whose step `action` is, below
+    /// [`processes`](Self::processes); `None` for a step of no process (the default). Under
+    /// [`Fairness::Weak`](crate::Fairness::Weak) a behaviour in which a process stays enabled
+    /// forever but never moves is no counterexample.
+    fn process_of(&self, action: &Self::Action) -> Option<usize> {
+        let _ = action;
+        None
+    }
     /// The state as a human reads it, for traces.
     fn show(&self, state: &Self::State) -> String {
         format!("{state:?}")

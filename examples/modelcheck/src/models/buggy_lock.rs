@@ -85,6 +85,14 @@ impl Model for BuggyLock {
         }
     }
 
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &BuggyLockAction) -> Option<usize> {
+        Some(action.0 as usize)
+    }
+
     fn invariants(&self) -> Vec<Invariant<BuggyLockState>> {
         vec![mutual_exclusion(|s: &BuggyLockState| s.pc, CRITICAL)]
     }

@@ -9,6 +9,7 @@ pub mod peterson;
 pub mod philosophers;
 pub mod puzzle;
 mod symmetry;
+pub mod tas;
 pub mod ticket;
 pub mod two_phase;
 
@@ -16,7 +17,9 @@ use crate::model::Model;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-pub use locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+pub use locks::{
+    critical_reachable, mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES, NO_STARVATION,
+};
 pub use symmetry::permutations_of;
 
 /// A model's command-line name, default size, and what it is: the `--help` text.
@@ -50,6 +53,12 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
         3,
         "ticket lock (bakery-style take-a-number) for N processes (2..=8), counters mod N+1;\n\
          invariant MutualExclusion holds, no deadlock.",
+    ),
+    (
+        "tas",
+        2,
+        "test-and-set spinlock for N processes (2..=8): a process spins on test-and-set until\n\
+         it wins; MutualExclusion holds, NoStarvation fails (a process can lose every race).",
     ),
     (
         "buggy",
@@ -93,6 +102,7 @@ pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output,
         "puzzle" => f.visit(puzzle::Puzzle::new(n)?),
         "peterson" => f.visit(peterson::Peterson::new(n)?),
         "ticket" => f.visit(ticket::Ticket::new(n)?),
+        "tas" => f.visit(tas::Tas::new(n)?),
         "buggy" => f.visit(buggy_lock::BuggyLock::new(n)?),
         "paxos" => f.visit(paxos::Paxos::new(n)?),
         "abd" => f.visit(abd::Abd::new(n)?),

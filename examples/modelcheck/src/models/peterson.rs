@@ -2,7 +2,7 @@
 //! levels 1..N-1; at each it announces its level, makes itself the victim, and waits while
 //! another process is at its level or above and it is still the victim.
 
-use super::locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{critical_reachable, mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES};
 use crate::model::{Invariant, Model};
 use crate::property::Property;
 use std::fmt;
@@ -118,7 +118,23 @@ impl Model for Peterson {
     }
 
     fn properties(&self) -> Vec<Property<PetersonState>> {
-        vec![critical_reachable(|s: &PetersonState| s.pc, CRITICAL)]
+        let asking = |pc| pc != IDLE && pc != CRITICAL;
+        let mut properties = vec![critical_reachable(|s: &PetersonState| s.pc, CRITICAL)];
+        properties.extend(no_starvation(
+            self.n,
+            |s: &PetersonState| s.pc,
+            asking,
+            CRITICAL,
+        ));
+        properties
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &PetersonAction) -> Option<usize> {
+        Some(action.0 as usize)
     }
 
     fn show(&self, s: &PetersonState) -> String {

@@ -8,6 +8,42 @@ use std::fmt;
 /// The most philosophers: 2 bits each in one `u64`.
 pub const MAX_PHILOSOPHERS: usize = 32;
 
+/// The names of the liveness properties, one per philosopher: it eventually eats.
+const EATS: [&str; MAX_PHILOSOPHERS] = [
+    "Eats(p0)",
+    "Eats(p1)",
+    "Eats(p2)",
+    "Eats(p3)",
+    "Eats(p4)",
+    "Eats(p5)",
+    "Eats(p6)",
+    "Eats(p7)",
+    "Eats(p8)",
+    "Eats(p9)",
+    "Eats(p10)",
+    "Eats(p11)",
+    "Eats(p12)",
+    "Eats(p13)",
+    "Eats(p14)",
+    "Eats(p15)",
+    "Eats(p16)",
+    "Eats(p17)",
+    "Eats(p18)",
+    "Eats(p19)",
+    "Eats(p20)",
+    "Eats(p21)",
+    "Eats(p22)",
+    "Eats(p23)",
+    "Eats(p24)",
+    "Eats(p25)",
+    "Eats(p26)",
+    "Eats(p27)",
+    "Eats(p28)",
+    "Eats(p29)",
+    "Eats(p30)",
+    "Eats(p31)",
+];
+
 const THINKING: u64 = 0;
 const HAS_LEFT: u64 = 1;
 const EATING: u64 = 2;
@@ -136,10 +172,16 @@ impl Model for Philosophers {
 
     fn properties(&self) -> Vec<Property<PhilosophersState>> {
         let n = self.n;
-        vec![Property::sometimes(
+        let mut properties = vec![Property::sometimes(
             "SomeoneEats",
             move |s: &PhilosophersState| (0..n).any(|i| (s.0 >> (2 * i)) & 3 == EATING),
-        )]
+        )];
+        properties.extend((0..self.n).map(|i| {
+            Property::eventually(EATS[i], move |s: &PhilosophersState| {
+                (s.0 >> (2 * i)) & 3 == EATING
+            })
+        }));
+        properties
     }
 
     /// The philosophers sit in a ring: the least of the state's n rotations.
@@ -154,6 +196,18 @@ impl Model for Philosophers {
             .find(|&r| self.rotated(*s, r) == s.0)
             .unwrap_or(self.n);
         Some(period as u64)
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &PhilosopherAction) -> Option<usize> {
+        match *action {
+            PhilosopherAction::TakeLeft(i)
+            | PhilosopherAction::TakeRight(i)
+            | PhilosopherAction::Release(i) => Some(i as usize),
+        }
     }
 
     fn show(&self, s: &PhilosophersState) -> String {

@@ -3,7 +3,7 @@
 //! ticket. Counters wrap modulo N + 1, which keeps the state space finite and stays correct
 //! because at most N tickets are ever outstanding.
 
-use super::locks::{critical_reachable, mutual_exclusion, MAX_LOCK_PROCESSES};
+use super::locks::{critical_reachable, mutual_exclusion, no_starvation, MAX_LOCK_PROCESSES};
 use super::symmetry::permutations_of;
 use crate::model::{Invariant, Model};
 use crate::property::Property;
@@ -99,7 +99,15 @@ impl Model for Ticket {
     }
 
     fn properties(&self) -> Vec<Property<TicketState>> {
-        vec![critical_reachable(|s: &TicketState| s.pc, CRITICAL)]
+        let mut properties = vec![critical_reachable(|s: &TicketState| s.pc, CRITICAL)];
+        let waiting = |pc| pc == WAITING;
+        properties.extend(no_starvation(
+            self.n,
+            |s: &TicketState| s.pc,
+            waiting,
+            CRITICAL,
+        ));
+        properties
     }
 
     /// The processes are interchangeable: their (program counter, ticket) pairs, sorted.
@@ -118,6 +126,14 @@ impl Model for Ticket {
             .map(|i| u64::from(s.pc[i]) << 8 | u64::from(s.my[i]))
             .collect();
         Some(permutations_of(&mut pairs))
+    }
+
+    fn processes(&self) -> usize {
+        self.n
+    }
+
+    fn process_of(&self, action: &TicketAction) -> Option<usize> {
+        Some(action.0 as usize)
     }
 
     fn show(&self, s: &TicketState) -> String {

@@ -195,10 +195,17 @@ impl Model for TwoPhase {
     }
 
     fn properties(&self) -> Vec<Property<TwoPhaseState>> {
-        vec![
+        let mut properties = vec![
             Property::sometimes("AllCommitted", self.all_in(COMMITTED)),
             Property::sometimes("AllAborted", self.all_in(ABORTED)),
-        ]
+        ];
+        let rms = self.rms;
+        properties.push(Property::eventually("Decided", move |s: &TwoPhaseState| {
+            let states = (0..rms).map(|rm| (s.0 >> (2 * rm)) & 3);
+            let all = |v| states.clone().all(|x| x == v);
+            all(COMMITTED) || all(ABORTED)
+        }));
+        properties
     }
 
     /// The resource managers are interchangeable: their views (state, recorded by the TM,
@@ -219,6 +226,25 @@ impl Model for TwoPhase {
     fn class_size(&self, s: &TwoPhaseState) -> Option<u64> {
         let mut views: Vec<u64> = (0..self.rms).map(|rm| self.rm_view(*s, rm)).collect();
         Some(permutations_of(&mut views))
+    }
+
+    /// Fairness classes: 0 is the transaction manager's decision (`TMCommit`, `TMAbort`), 1
+    /// its receiving `Prepared`, and `rm + 2` resource manager `rm`'s steps. The decision is a
+    /// class of its own as in a TLA+ `WF_vars(TMCommit \/ TMAbort)`: otherwise receiving the same
+    /// message again (a self-loop, a step here) would meet the TM's fairness forever.
+    fn processes(&self) -> usize {
+        self.rms + 2
+    }
+
+    fn process_of(&self, action: &TwoPhaseAction) -> Option<usize> {
+        Some(match *action {
+            TwoPhaseAction::TmCommit | TwoPhaseAction::TmAbort => 0,
+            TwoPhaseAction::TmRcvPrepared(_) => 1,
+            TwoPhaseAction::RmPrepare(rm)
+            | TwoPhaseAction::RmChooseToAbort(rm)
+            | TwoPhaseAction::RmRcvCommitMsg(rm)
+            | TwoPhaseAction::RmRcvAbortMsg(rm) => rm as usize + 2,
+        })
     }
 
     fn show(&self, s: &TwoPhaseState) -> String {

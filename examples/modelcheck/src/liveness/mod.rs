@@ -1,0 +1,304 @@
+//! Liveness: [`check_liveness`] checks a model's `eventually` and `leads_to` properties
+//! ([`crate::Property`]) under the run's [`Fairness`], each on its own product graph (the
+//! model times a one-bit monitor, `monitor.rs`), by a depth-first search of its strongly
+//! connected components (`tarjan.rs`) that keeps one index per product state in the store
+//! (`store.rs`: searchcache's visited map, or full states in the exact mode). A violation is
+//! rebuilt (`path.rs`) and replayed (`lasso.rs`) before it is returned.
+//!
+//! Threads: the properties are searched in parallel, one per thread; one property's search is
+//! sequential (see the README for why, and what a parallel one would take).
+
+// Each uses only those of the layers before it: monitor; store; tarjan, path; lasso.
+mod lasso;
+mod monitor;
+mod path;
+mod store;
+mod tarjan;
+
+pub use lasso::Lasso;
+pub use store::{liveness_memory, LivenessFull, LivenessStorage};
+pub use tarjan::SearchCounts;
+
+use crate::bfs::Options;
+use crate::fairness::{Fairness, MAX_PROCESSES};
+use crate::model::Model;
+use crate::property::Property;
+use lasso::{replay, Positions};
+use monitor::{Monitor, Product};
+use path::{fair_cycle, shortest, Goal};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use store::Store;
+use tarjan::{Component, Found, Search};
+
+/// How one liveness property came out.
+pub enum LivenessVerdict<M: Model> {
+    /// No violating behaviour among the product states searched (all reachable ones, unless
+    /// [`LivenessStorage::partial`] says the storage may have missed some).
+    Holds,
+    /// A violating behaviour, replayed.
+    Violated(Lasso<M>),
+    /// The store filled before the search ended.
+    Full(LivenessFull),
+    /// Stopped by [`Options::stop`]; no verdict.
+    Interrupted,
+    /// The search could not go on (a process number out of range, a counterexample that failed
+    /// its replay).
+    Error(String),
+}
+
+/// One liveness property's check.
+pub struct PropertyReport<M: Model> {
+    /// The property's name.
+    pub name: &'static str,
+    /// Its verdict.
+    pub verdict: LivenessVerdict<M>,
+    /// What the search counted (up to where it stopped).
+    pub counts: SearchCounts,
+    /// Wall-clock time of its search and counterexample.
+    pub elapsed: Duration,
+    /// The store after the search; `None` when it could not be built.
+    pub storage: Option<LivenessStorage>,
+}
+
+/// Every liveness property a run checked, in the model's order.
+pub struct LivenessReport<M: Model> {
+    /// The fairness assumed.
+    pub fairness: Fairness,
+    /// One report per property.
+    pub properties: Vec<PropertyReport<M>>,
+    /// Threads the properties were spread over (at most one per property).
+    pub threads: usize,
+    /// Wall-clock time of the whole check.
+    pub elapsed: Duration,
+}
+
+/// Checks the `eventually` and `leads_to` properties of `model` that `options.properties`
+/// selects (all when `None`), under `options.fairness`, storing product states as
+/// `options.mode` says (fp64, fp32 and bitstate all use searchcache's visited map: an index
+/// does not fit in a bit) in `options.memory_bytes` shared among the properties searched at
+/// once. Up to `options.threads` properties are searched at a time; `options.max_depth`,
+/// `deadlock`, `schedule` and `hashes` do not apply. A returned [`Lasso`] has been replayed.
+///
+/// Errors: a name in `options.properties` that is none of the model's properties, or a model
+/// with more than [`MAX_PROCESSES`] processes.
+///
+/// ```
+/// use modelcheck::{check_liveness, Fairness, LivenessVerdict, Model, Options, Property};
+///
+/// /// A server that either serves its one client (process 0) or idles (process 1): a request
+/// /// is answered only if the server does not idle forever.
+/// struct Server;
+///
+/// impl Model for Server {
+///     type State = (bool, bool); // (request pending, answered)
+///     type Action = &'static str;
+///
+///     fn name(&self) -> String {
+///         "server".into()
+///     }
+///     fn initial_states(&self) -> Vec<(bool, bool)> {
+///         vec![(false, false)]
+///     }
+///     fn successors(&self, &(req, _): &(bool, bool), out: &mut Vec<(&'static str, (bool, bool))>) {
+///         match req {
+///             false => out.push(("request", (true, false))),
+///             true => out.push(("serve", (false, true))),
+///         }
+///         out.push(("idle", (req, false)));
+///     }
+///     fn properties(&self) -> Vec<Property<(bool, bool)>> {
+///         vec![
+///             Property::eventually("SomeAnswer", |s: &(bool, bool)| s.1),
+///             Property::leads_to("Answered", |s: &(bool, bool)| s.0, |s: &(bool, bool)| s.1),
+///         ]
+///     }
+///     fn processes(&self) -> usize {
+///         2
+///     }
+///     fn process_of(&self, action: &&'static str) -> Option<usize> {
+///         Some(if *action == "idle" { 1 } else { 0 })
+///     }
+/// }
+///
+/// for (fairness, holds) in [(Fairness::Weak, true), (Fairness::None, false)] {
+///     let options = Options { fairness, ..Options::default() };
+///     let report = check_liveness(&Server, &options).unwrap();
+///     for property in &report.properties {
+///         match &property.verdict {
+///             LivenessVerdict::Holds => assert!(holds),
+///             // Without fairness the server idles forever: a replayed lasso.
+///             LivenessVerdict::Violated(lasso) => {
+///                 assert!(!holds);
+///                 assert!(lasso.cycle.iter().all(|(action, _)| *action == "idle"));
+///             }
+///             _ => panic!("no verdict"),
+///         }
+///     }
+/// }
+/// ```
+pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<LivenessReport<M>, String> {
+    if model.processes() > MAX_PROCESSES {
+        return Err(format!(
+            "the model has {} processes; fairness handles at most {MAX_PROCESSES}",
+            model.processes()
+        ));
+    }
+    let properties = model.properties();
+    if let Some(names) = &options.properties {
+        if let Some(unknown) = names
+            .iter()
+            .find(|n| !properties.iter().any(|p| p.name == **n))
+        {
+            return Err(format!("the model has no property `{unknown}`"));
+        }
+    }
+    let selected: Vec<&Property<M::State>> = properties
+        .iter()
+        .filter(|p| Monitor::of(&p.expectation).is_some())
+        .filter(|p| {
+            options
+                .properties
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == p.name))
+        })
+        .collect();
+    let started = Instant::now();
+    let workers = options.threads.clamp(1, selected.len().max(1));
+    let memory = options.memory_bytes / workers;
+    let cursor = AtomicUsize::new(0);
+    let reports: Mutex<Vec<Option<PropertyReport<M>>>> =
+        Mutex::new(selected.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = cursor.fetch_add(1, Ordering::Relaxed);
+                let Some(property) = selected.get(i) else {
+                    break;
+                };
+                let report = check_property(model, property, options, memory);
+                reports.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(report);
+            });
+        }
+    });
+    let properties = reports
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok(LivenessReport {
+        fairness: options.fairness,
+        properties,
+        threads: workers,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Checks one liveness property in a store of `memory` bytes.
+fn check_property<M: Model>(
+    model: &M,
+    property: &Property<M::State>,
+    options: &Options,
+    memory: usize,
+) -> PropertyReport<M> {
+    let started = Instant::now();
+    let monitor = Monitor::of(&property.expectation).expect("a liveness property");
+    let mut report = PropertyReport {
+        name: property.name,
+        verdict: LivenessVerdict::Holds,
+        counts: SearchCounts::default(),
+        elapsed: Duration::ZERO,
+        storage: None,
+    };
+    let store = match Store::new(options.mode, memory) {
+        Ok(store) => store,
+        Err(e) => {
+            report.verdict = LivenessVerdict::Error(e);
+            return report;
+        }
+    };
+    let mut search = Search::new(
+        model,
+        &monitor,
+        options.fairness,
+        store,
+        options.stop.as_deref(),
+    );
+    let found = search.run();
+    report.counts = SearchCounts {
+        states: search.states(),
+        ..search.counts.clone()
+    };
+    report.verdict = match found {
+        Ok(()) => LivenessVerdict::Holds,
+        Err(Found::Terminal) => counterexample(model, &monitor, options.fairness, &search, None),
+        Err(Found::Component(c)) => {
+            counterexample(model, &monitor, options.fairness, &search, Some(&c))
+        }
+        Err(Found::Full(full)) => LivenessVerdict::Full(full),
+        Err(Found::Interrupted) => LivenessVerdict::Interrupted,
+        Err(Found::Error(e)) => LivenessVerdict::Error(e),
+    };
+    report.storage = Some(search.store.storage());
+    report.elapsed = started.elapsed();
+    report
+}
+
+/// Builds and replays the counterexample: a finite one to a bad state without successors
+/// (`component` `None`), or a lasso into `component`.
+fn counterexample<M: Model>(
+    model: &M,
+    monitor: &Monitor<'_, M::State>,
+    fairness: Fairness,
+    search: &Search<'_, M>,
+    component: Option<&Component>,
+) -> LivenessVerdict<M> {
+    let mut positions = Vec::new();
+    let mut starts: Vec<Product<M::State>> = Vec::new();
+    for (i, s) in model.initial_states().into_iter().enumerate() {
+        let bad = monitor.initial(&s);
+        if monitor.explored(bad) {
+            positions.push(i);
+            starts.push((s, bad));
+        }
+    }
+    let member = |s: &Product<M::State>| {
+        component.is_some_and(|c| search.index_of(s).is_some_and(|i| c.contains(i)))
+    };
+    let goal = Goal::<M> {
+        within: &|_| true,
+        state: &|s, successors| match component {
+            Some(_) => member(s),
+            None => s.1 && successors.is_empty(),
+        },
+        edge: &|_, _| false,
+    };
+    let Some(stem) = shortest(model, monitor, starts, &goal) else {
+        return LivenessVerdict::Error("no path to the violation found by the search".into());
+    };
+    let cycle = match component {
+        None => Vec::new(),
+        Some(_) => {
+            let all = fairness.mask(model.processes());
+            match fair_cycle(model, monitor, all, &stem.end, &member) {
+                Some(cycle) => cycle,
+                None => {
+                    return LivenessVerdict::Error(
+                        "no fair cycle in the component the search found".into(),
+                    )
+                }
+            }
+        }
+    };
+    let positions = Positions {
+        initial: positions[stem.start],
+        stem: stem.ordinals,
+        cycle,
+    };
+    match replay(model, monitor, fairness, &positions) {
+        Ok(lasso) => LivenessVerdict::Violated(lasso),
+        Err(e) => LivenessVerdict::Error(e),
+    }
+}
