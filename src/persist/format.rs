@@ -27,6 +27,7 @@ pub(crate) enum Kind {
     CompactSet = 2,
     Bitstate = 3,
     SearchCache = 4,
+    DenseCache = 5,
 }
 
 impl Kind {
@@ -36,6 +37,7 @@ impl Kind {
             Kind::CompactSet => "CompactSet",
             Kind::Bitstate => "Bitstate",
             Kind::SearchCache => "SearchCache",
+            Kind::DenseCache => "DenseCache",
         }
     }
 
@@ -45,6 +47,7 @@ impl Kind {
             Kind::CompactSet,
             Kind::Bitstate,
             Kind::SearchCache,
+            Kind::DenseCache,
         ]
         .into_iter()
         .find(|&k| k as u32 == n)
