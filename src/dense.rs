@@ -371,8 +371,7 @@ impl<V: Pack64> DenseCache<V> {
     /// the wide layout is [`crate::persist::FileError::Kind`].
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let () = FitsDense::<V>::CHECK;
-        let (header, lines) =
-            persist::load_table(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
+        let (header, lines) = persist::load_table(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
         Ok(Self::from_lines(lines, header.options, header.generation))
     }
 

@@ -40,7 +40,9 @@ fn false_hits_match_the_formula() {
             assert_eq!(t.hashfull(), 1000, "the sampled lines are full");
             let lambda = PROBES * (1.0 - (1.0 - same_tag()).powi(e));
             let (lower, upper) = (lambda - 6.0 * lambda.sqrt(), lambda + 6.0 * lambda.sqrt());
-            eprintln!("{keys:?} {slots:?}: {hits} false hits in 4,000,000 probes, formula {lambda:.0}");
+            eprintln!(
+                "{keys:?} {slots:?}: {hits} false hits in 4,000,000 probes, formula {lambda:.0}"
+            );
             assert!(
                 (lower..=upper).contains(&(hits as f64)),
                 "{keys:?} {slots:?}: {hits} false hits, formula {lambda:.0} ({lower:.0}..{upper:.0})"

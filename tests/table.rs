@@ -511,9 +511,11 @@ fn huge_pages_are_reported<L: Layout>() {
             t.store(k, 1);
         }
     };
-    let never =
-        L::T::<u32>::with_options(Size::Mib(8), Options::default().huge_pages(HugePages::Never))
-            .unwrap();
+    let never = L::T::<u32>::with_options(
+        Size::Mib(8),
+        Options::default().huge_pages(HugePages::Never),
+    )
+    .unwrap();
     touch(&never);
     let advised = L::T::<u32>::new(Size::Mib(8)).unwrap();
     touch(&advised);
@@ -633,9 +635,11 @@ fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after<L: Layou
 #[cfg(target_os = "linux")]
 fn prefault_commits_every_page_and_keeps_entries<L: Layout>() {
     let _measuring = measuring_resident();
-    let t =
-        L::T::<u32>::with_options(Size::Mib(64), Options::default().huge_pages(HugePages::Never))
-            .unwrap();
+    let t = L::T::<u32>::with_options(
+        Size::Mib(64),
+        Options::default().huge_pages(HugePages::Never),
+    )
+    .unwrap();
     for k in 0..100u64 {
         t.store(k, k as u32 + 1);
     }

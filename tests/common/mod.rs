@@ -104,10 +104,15 @@ macro_rules! forward {
     };
 }
 
-forward!(SearchCache, bucket_of, buckets, |_: &SearchCache<V>, key| key);
-forward!(DenseCache, line_of, lines, |t: &DenseCache<V>, key| u64::from(
-    t.tag_of(key)
-));
+forward!(
+    SearchCache,
+    bucket_of,
+    buckets,
+    |_: &SearchCache<V>, key| key
+);
+forward!(DenseCache, line_of, lines, |t: &DenseCache<V>, key| {
+    u64::from(t.tag_of(key))
+});
 
 /// The keys of `keys` that `t` tells apart (the first of each identity): all of them for the
 /// wide layout, all but about `n² · 2^-16 / lines` for the dense one, whose false hits
@@ -153,6 +158,7 @@ pub fn one_line<L: Layout, V: Pack64>() -> L::T<V> {
 
 /// `layouts!(a, b)`: `wide::a`, `dense::a`, `wide::b`, `dense::b`, each a `#[test]` calling
 /// the generic `a::<Wide>()` (or `::<Dense>()`) of the file.
+#[allow(unused_macros)] // tests/torture.rs instantiates by hand
 macro_rules! layouts {
     ($($(#[$attr:meta])* $name:ident),* $(,)?) => {
         mod wide {

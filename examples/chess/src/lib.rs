@@ -27,6 +27,7 @@ pub mod see;
 pub mod text;
 pub mod time;
 pub mod tt;
+pub mod tt_dense;
 pub mod tuning;
 pub mod uci;
 pub mod weights;
