@@ -326,6 +326,8 @@ impl TranspositionTable {
     /// The stored entry for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Probe, key, 0);
         match (self.cache.as_ref()?, self.refresh) {
             (Cache::Wide(c), false) => c.probe(key),
             (Cache::Wide(c), true) => c.probe_refresh(key),
@@ -337,6 +339,8 @@ impl TranspositionTable {
     /// Stores an entry for `key` (merge rules in [`TtEntry::merge`]).
     #[inline]
     pub fn store(&self, key: u64, entry: TtEntry) {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Store, key, entry.depth);
         match &self.cache {
             Some(Cache::Wide(c)) => c.store(key, entry),
             Some(Cache::Dense(c)) => c.store(key, DenseEntry(entry)),
@@ -356,6 +360,8 @@ impl TranspositionTable {
 
     /// A new search starts: older entries age.
     pub fn new_generation(&self) {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::NewGeneration, 0, 0);
         if let Some(cache) = &self.cache {
             either!(cache, c => c.new_generation());
         }
@@ -371,6 +377,8 @@ impl TranspositionTable {
     /// Empties the table; whether its pages stay committed is the crate's `clear`'s business
     /// (the engine then commits them on a thread of its own: [`prefault`](Self::prefault)).
     pub fn clear_entries(&self) {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Clear, 0, 0);
         if let Some(cache) = &self.cache {
             either!(cache, c => c.clear());
         }

@@ -264,7 +264,7 @@ fn hashfull_is_right_in_both_layouts() {
                 .parse()
                 .unwrap()
         };
-        let full = hashfull(&engine.go("nodes 400000"));
+        let full = hashfull(&engine.go("nodes 1500000"));
         assert!(full > 900 && full <= 1000, "{layout}: hashfull {full}");
         // A search of a few nodes writes a few entries: old ones do not count.
         engine.send("position startpos moves e2e4 e7e5");
