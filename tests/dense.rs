@@ -16,7 +16,7 @@ fn same_tag() -> f64 {
 }
 
 /// Probes of `probes` keys never stored into a full table; returns the hits, all false.
-fn false_hits<T>(store: impl Fn(u64), probe: impl Fn(u64) -> bool, capacity: usize) -> u64 {
+fn false_hits(store: impl Fn(u64), probe: impl Fn(u64) -> bool, capacity: usize) -> u64 {
     // 20 keys per entry: every line full (the chance that one stays short is negligible).
     for i in 0..20 * capacity as u64 {
         store(random(i, 1));
@@ -36,7 +36,7 @@ fn false_hits_match_the_formula() {
             let options = Options::default().keys(keys).slots(slots);
             let t = DenseCache::<u32>::with_options(Size::Entries(8192), options).unwrap();
             assert_eq!(t.hashfull(), 0);
-            let hits = false_hits::<u32>(|k| t.store(k, 1), |k| t.probe(k).is_some(), 8192);
+            let hits = false_hits(|k| t.store(k, 1), |k| t.probe(k).is_some(), 8192);
             assert_eq!(t.hashfull(), 1000, "the sampled lines are full");
             let lambda = PROBES * (1.0 - (1.0 - same_tag()).powi(e));
             let (lower, upper) = (lambda - 6.0 * lambda.sqrt(), lambda + 6.0 * lambda.sqrt());
@@ -50,7 +50,7 @@ fn false_hits_match_the_formula() {
         }
     }
     let wide = SearchCache::<u32>::new(Size::Entries(8192)).unwrap();
-    let hits = false_hits::<u32>(|k| wide.store(k, 1), |k| wide.probe(k).is_some(), 8192);
+    let hits = false_hits(|k| wide.store(k, 1), |k| wide.probe(k).is_some(), 8192);
     assert_eq!(hits, 0, "the wide layout checks 64 key bits");
 }
 
