@@ -7,7 +7,9 @@
 //!    ratios: each round runs every cell once for `--secs`, in an order rotated every round,
 //!    and the report gives the median over `--rounds` of each round's ratio;
 //! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
-//!    tt_trace -- FILE`), the hit rate of each table replaying a chess search at 1, 4, 16 MiB.
+//!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
+//!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
+//!    skips part 2.
 //!
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
@@ -18,7 +20,8 @@ use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE]";
+const USAGE: &str =
+    "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE] [--timings true|false]";
 
 /// A bench value: 24 bits of its key (to count false hits) and a depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -234,6 +237,7 @@ fn replay(t: &dyn Table, ops: &[(u8, i8, u64)]) -> (f64, u64) {
 
 fn main() -> Result<(), String> {
     let (mut mib, mut rounds, mut secs, mut trace) = (1024usize, 15usize, 0.05f64, None);
+    let mut timed = true;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -243,6 +247,7 @@ fn main() -> Result<(), String> {
             "--rounds" => rounds = value.parse().ok().filter(|&r| r > 0).ok_or_else(bad)?,
             "--secs" => secs = value.parse().ok().filter(|&s: &f64| s > 0.0).ok_or_else(bad)?,
             "--trace" => trace = Some(value),
+            "--timings" => timed = value.parse().map_err(|_| bad())?,
             _ => return Err(USAGE.into()),
         }
     }
@@ -253,6 +258,8 @@ fn main() -> Result<(), String> {
     if let Some(path) = trace {
         hit_rates(&path)?;
     }
-    timings(mib, rounds, Duration::from_secs_f64(secs));
+    if timed {
+        timings(mib, rounds, Duration::from_secs_f64(secs));
+    }
     Ok(())
 }
