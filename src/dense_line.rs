@@ -20,6 +20,10 @@ pub(crate) const DENSE_ENTRIES: usize = 8;
 /// Eight entries, one word each.
 pub(crate) type Line = AtomicLine<DENSE_ENTRIES>;
 
+// One cache line of eight words: an entry is one word, never two.
+#[cfg(not(any(loom, searchcache_loom)))]
+const _: () = assert!(size_of::<Line>() == 64 && align_of::<Line>() == 64);
+
 /// Entry `i` of `line`: one load.
 #[inline(always)]
 pub(crate) fn read(line: &Line, i: usize) -> u64 {

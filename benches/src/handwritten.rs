@@ -55,7 +55,7 @@ impl<V: Pack64> Stockfish10<V> {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        let i = (u128::from(key) * self.clusters.len() as u128 >> 64) as usize;
+        let i = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
         &self.clusters[i]
     }
 

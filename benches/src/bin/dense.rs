@@ -3,7 +3,8 @@
 //! process:
 //!
 //! 1. entries per MiB;
-//! 2. probe and store ns per operation at `--mib` (default 1024), 1 and 2 threads, as paired
+//! 2. probe and store ns per operation (CPU time of the thread, so that preemption on a shared
+//!    machine is not counted) at `--mib` (default 1024), 1 and 2 threads, as paired
 //!    ratios: each round runs every cell once for `--secs`, in an order rotated every round,
 //!    and the report gives the median over `--rounds` of each round's ratio;
 //! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
@@ -98,14 +99,33 @@ fn options(huge: bool) -> Options {
 fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
     let size = Size::Mib(mib);
     vec![
-        ("wide", Box::new(SearchCache::with_options(size, options(true)).unwrap())),
-        ("dense", Box::new(DenseCache::with_options(size, options(true)).unwrap())),
-        ("dense 4K", Box::new(DenseCache::with_options(size, options(false)).unwrap())),
+        (
+            "wide",
+            Box::new(SearchCache::with_options(size, options(true)).unwrap()),
+        ),
+        (
+            "dense",
+            Box::new(DenseCache::with_options(size, options(true)).unwrap()),
+        ),
+        (
+            "dense 4K",
+            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+        ),
         ("hand 4K", Box::new(Stockfish10::new(mib << 20))),
     ]
 }
 
-/// ns per operation per thread of `threads` threads running `op` on `table` for `secs`.
+/// Nanoseconds this thread has run on a CPU (Linux's `/proc/thread-self/schedstat`), so that
+/// time spent preempted by other jobs on a shared machine is not counted; wall time elsewhere.
+fn cpu_ns(wall: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or_else(|| wall.elapsed().as_nanos() as f64)
+}
+
+/// CPU ns per operation per thread of `threads` threads running `op` on `table` for `secs` of
+/// wall time each.
 fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Duration) -> f64 {
     let start = Barrier::new(threads);
     let per_thread: Vec<f64> = std::thread::scope(|s| {
@@ -116,6 +136,7 @@ fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Dur
                     let mut rng = WyRand::new(t as u64 * 7919 + 1);
                     start.wait();
                     let begin = Instant::now();
+                    let cpu = cpu_ns(begin);
                     let mut ops = 0u64;
                     while begin.elapsed() < secs {
                         for _ in 0..1024 {
@@ -128,7 +149,7 @@ fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Dur
                         }
                         ops += 1024;
                     }
-                    begin.elapsed().as_nanos() as f64 / ops as f64
+                    (cpu_ns(begin) - cpu) / ops as f64
                 })
             })
             .collect();
@@ -172,7 +193,10 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                 vs_hand.push(this[2] / this[3]);
             }
             let op = if store { "store" } else { "probe" };
-            let m: Vec<String> = ns.into_iter().map(|v| format!("{:.1}", median(v))).collect();
+            let m: Vec<String> = ns
+                .into_iter()
+                .map(|v| format!("{:.1}", median(v)))
+                .collect();
             println!(
                 "| {op} | {threads} | {} | {:.3} | {:.3} |",
                 m.join(" | "),
@@ -188,10 +212,19 @@ fn hit_rates(path: &str) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let ops: Vec<(u8, i8, u64)> = bytes
         .chunks_exact(10)
-        .map(|r| (r[0], r[1] as i8, u64::from_le_bytes(r[2..10].try_into().unwrap())))
+        .map(|r| {
+            (
+                r[0],
+                r[1] as i8,
+                u64::from_le_bytes(r[2..10].try_into().unwrap()),
+            )
+        })
         .collect();
     let probes = ops.iter().filter(|o| o.0 == 0).count();
-    println!("\nTrace {path}: {} operations, {probes} probes\n", ops.len());
+    println!(
+        "\nTrace {path}: {} operations, {probes} probes\n",
+        ops.len()
+    );
     println!("| Hash | wide hit % | dense hit % | hand hit % | false hits (wide / dense / hand) |");
     println!("|---|---|---|---|---|");
     for mib in [1, 4, 16] {
@@ -245,7 +278,13 @@ fn main() -> Result<(), String> {
         match flag.as_str() {
             "--mib" => mib = value.parse().ok().filter(|&m| m > 0).ok_or_else(bad)?,
             "--rounds" => rounds = value.parse().ok().filter(|&r| r > 0).ok_or_else(bad)?,
-            "--secs" => secs = value.parse().ok().filter(|&s: &f64| s > 0.0).ok_or_else(bad)?,
+            "--secs" => {
+                secs = value
+                    .parse()
+                    .ok()
+                    .filter(|&s: &f64| s > 0.0)
+                    .ok_or_else(bad)?
+            }
             "--trace" => trace = Some(value),
             "--timings" => timed = value.parse().map_err(|_| bad())?,
             _ => return Err(USAGE.into()),
