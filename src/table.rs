@@ -364,7 +364,7 @@ impl<V: Pack64> SearchCache<V> {
             options: self.options,
             generation: self.generation(),
         };
-        persist::save_table(w, header, &self.buckets)
+        persist::save_table(w, persist::Kind::SearchCache, header, &self.buckets)
     }
 
     /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
@@ -376,7 +376,8 @@ impl<V: Pack64> SearchCache<V> {
     /// options this build does not know.
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let () = Fits::<V>::CHECK;
-        let (header, buckets) = persist::load_table(r, V::BITS, V::AGE_WEIGHT)?;
+        let (header, buckets) =
+            persist::load_table(r, persist::Kind::SearchCache, V::BITS, V::AGE_WEIGHT)?;
         Ok(SearchCache {
             buckets,
             generation: AtomicU8::new(header.generation),

@@ -1,8 +1,14 @@
-//! Behaviour of `SearchCache` as the docs and the seed documents describe it, single-threaded.
-//! (Races: tests/torture.rs and tests/loom.rs.)
+//! Behaviour of `SearchCache` and `DenseCache` as the docs and the seed documents describe it,
+//! single-threaded: most promises as one generic test per layout (`wide::…`, `dense::…`,
+//! tests/common). (Races: tests/torture.rs and tests/loom.rs.)
 
+#[macro_use]
+mod common;
+
+use common::{one_line, Dense, Layout, Table, Wide};
 use searchcache::{
-    consts::PAYLOAD_BITS, Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots,
+    consts::PAYLOAD_BITS, DenseCache, Error, HugePages, Keys, Options, Pack64, SearchCache, Size,
+    Slots,
 };
 
 /// A chess-like entry: the seed's replacement rules, to prove a real policy fits the trait.
@@ -62,13 +68,6 @@ fn deep(depth: u8) -> ChessLike {
     }
 }
 
-/// A table of exactly one bucket (four entries): every key collides.
-fn one_bucket<V: Pack64>() -> SearchCache<V> {
-    let t = SearchCache::new(Size::Entries(4)).unwrap();
-    assert_eq!((t.buckets(), t.capacity()), (1, 4));
-    t
-}
-
 #[test]
 fn round_trips_at_the_edges() {
     let t = SearchCache::<Full56>::new(Size::Mib(1)).unwrap();
@@ -94,12 +93,45 @@ fn round_trips_at_the_edges() {
     assert_eq!(b.probe(0), Some(false));
 }
 
-#[test]
-fn an_empty_slot_never_matches() {
+layouts!(
+    an_empty_slot_never_matches,
+    the_key_whose_mix_is_zero_is_found_in_every_slot,
+    replacement_weighs_depth_against_age,
+    an_empty_slot_is_used_before_anything_is_evicted,
+    ties_evict_the_first_entry,
+    same_key_guard_keeps_a_much_deeper_entry_of_this_search,
+    a_result_without_a_move_keeps_the_old_move,
+    a_merge_by_max_only_grows,
+    generations_wrap_at_128,
+    hashfull_counts_this_generation_in_permille,
+    clear_empties_small_and_large_tables,
+    sizes_and_memory,
+    bad_sizes_are_errors_not_panics,
+    a_failed_resize_keeps_the_old_table,
+    structured_keys_spread_evenly_over_buckets,
+    random_keys_are_used_as_given,
+    single_slot_keys_live_in_their_bucket_slot,
+    huge_pages_are_reported,
+    #[cfg(feature = "stats")]
+    counters_count_exactly_when_quiet,
+    #[cfg(not(feature = "stats"))]
+    counters_are_absent_without_the_feature,
+    #[cfg(target_os = "linux")]
+    a_large_table_costs_memory_only_where_touched,
+    #[cfg(target_os = "linux")]
+    clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after,
+    #[cfg(target_os = "linux")]
+    prefault_commits_every_page_and_keeps_entries,
+    allocation_failures_keep_their_cause,
+    probe_refresh_keeps_a_hit_entry_young,
+    saved_tables_load_back_entry_for_entry,
+);
+
+fn an_empty_slot_never_matches<L: Layout>() {
     // Key 0 with an all-zero value packs to the same payload as an empty slot: it must not match
     // until it is stored.
-    let unit = SearchCache::<()>::new(Size::Mib(1)).unwrap();
-    let word = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+    let unit = L::T::<()>::new(Size::Mib(1)).unwrap();
+    let word = L::T::<u32>::new(Size::Mib(1)).unwrap();
     for key in [0, 1, u64::MAX] {
         assert_eq!(unit.probe(key), None);
         assert_eq!(word.probe(key), None);
@@ -112,13 +144,13 @@ fn an_empty_slot_never_matches() {
 }
 
 /// Probes match entries on the key alone, and an empty entry vouches for the key whose mix is 0
-/// (key 0). It must still be found wherever it lands in a bucket, and never be found in one
-/// where it is not stored, whatever the fill of the bucket.
-#[test]
-fn the_key_whose_mix_is_zero_is_found_in_every_slot() {
+/// (key 0) in the wide layout (the dense one reads tag 0 as 1). It must still be found
+/// wherever it lands in a line, and never be found in one where it is not stored, whatever
+/// the fill of the line.
+fn the_key_whose_mix_is_zero_is_found_in_every_slot<L: Layout>() {
     assert_eq!(searchcache::mix64(0), 0);
-    for before in 0..4u64 {
-        let t = one_bucket::<u32>();
+    for before in 0..L::ENTRIES as u64 {
+        let t = one_line::<L, u32>();
         for k in 1..=before {
             t.store(k, k as u32);
         }
@@ -128,8 +160,8 @@ fn the_key_whose_mix_is_zero_is_found_in_every_slot() {
         for k in 1..=before {
             assert_eq!(t.probe(k), Some(k as u32));
         }
-        // A full bucket still finds it; a cleared one, all empty entries, must not.
-        for k in before + 1..4 {
+        // A full line still finds it; a cleared one, all empty entries, must not.
+        for k in before + 1..L::ENTRIES as u64 {
             t.store(k + 100, 1);
         }
         assert_eq!(t.probe(0), Some(77));
@@ -138,143 +170,90 @@ fn the_key_whose_mix_is_zero_is_found_in_every_slot() {
     }
 }
 
-/// The seed's example: a depth-14 entry from the previous search against a depth-2 entry from
+/// The seed's example: a depth-14 entry from the previous search against depth-2 entries from
 /// this one, the shallow goes; two searches after it was written, the old one goes first. Run
 /// from several starting generations, so the age arithmetic is checked across the wrap at 128.
-#[test]
-fn replacement_weighs_depth_against_age() {
+fn replacement_weighs_depth_against_age<L: Layout>() {
+    let e = L::ENTRIES as u64;
     for start in [0u32, 1, 126, 127] {
-        let t = one_bucket::<ChessLike>();
+        let t = one_line::<L, ChessLike>();
         for _ in 0..start {
             t.new_generation();
         }
-        let (a, b, c, d, e, f) = (1u64, 2, 3, 4, 5, 6);
-        t.store(a, deep(14));
+        // Keys 1..=e fill the line; 1 is the deep old one.
+        t.store(1, deep(14));
         t.new_generation();
-        for k in [b, c, d] {
+        for k in 2..=e {
             t.store(k, deep(2));
         }
-        // Worth: a = 14 − 8·1 = 6, b = c = d = 2: the first of the shallow ones goes.
-        t.store(e, deep(2));
-        assert_eq!(t.probe(b), None, "start {start}");
-        for k in [a, c, d, e] {
+        // Worth: key 1 = 14 − 8·1 = 6, the others 2: the first of the shallow ones goes.
+        t.store(e + 1, deep(2));
+        assert_eq!(t.probe(2), None, "start {start}");
+        for k in (1..=e + 1).filter(|&k| k != 2) {
             assert!(t.probe(k).is_some(), "start {start}, key {k}");
         }
         t.new_generation();
-        for k in [c, d, e] {
+        for k in 3..=e + 1 {
             t.store(k, deep(2)); // rewritten in this generation
         }
-        // Worth: a = 14 − 8·2 = −2, the others 2: the old deep entry goes first.
-        t.store(f, deep(2));
-        assert_eq!(t.probe(a), None, "start {start}");
-        for k in [c, d, e, f] {
+        // Worth: key 1 = 14 − 8·2 = −2, the others 2: the old deep entry goes first.
+        t.store(e + 2, deep(2));
+        assert_eq!(t.probe(1), None, "start {start}");
+        for k in 3..=e + 2 {
             assert!(t.probe(k).is_some(), "start {start}, key {k}");
         }
     }
 }
 
-#[test]
-fn an_empty_slot_is_used_before_anything_is_evicted() {
-    let t = one_bucket::<ChessLike>();
+fn an_empty_slot_is_used_before_anything_is_evicted<L: Layout>() {
+    let e = L::ENTRIES as u64;
+    let t = one_line::<L, ChessLike>();
     t.store(1, deep(0));
     t.store(2, deep(200));
-    t.store(3, deep(0));
-    t.store(4, deep(0)); // fills the last empty slot, although 1 and 3 are worth less
-    for k in 1..=4 {
+    for k in 3..=e {
+        t.store(k, deep(0)); // the last fills the last empty slot, although 1 is worth less
+    }
+    for k in 1..=e {
         assert!(t.probe(k).is_some());
     }
 }
 
-#[test]
-fn ties_evict_the_first_entry() {
-    let t = one_bucket::<u32>();
-    for k in 1..=4 {
+fn ties_evict_the_first_entry<L: Layout>() {
+    let e = L::ENTRIES as u64;
+    let t = one_line::<L, u32>();
+    for k in 1..=e {
         t.store(k, k as u32);
     }
-    t.store(5, 5);
+    t.store(e + 1, 5);
     assert_eq!(t.probe(1), None);
-    assert_eq!((2..=5).filter(|&k| t.probe(k).is_some()).count(), 4);
+    assert_eq!(
+        (2..=e + 1).filter(|&k| t.probe(k).is_some()).count() as u64,
+        e
+    );
 }
 
-#[test]
-fn same_key_guard_keeps_a_much_deeper_entry_of_this_search() {
-    let t = SearchCache::<ChessLike>::new(Size::Mib(1)).unwrap();
-    t.store(
-        7,
-        ChessLike {
-            mv: 3,
-            depth: 12,
-            exact: false,
-        },
-    );
-    t.store(
-        7,
-        ChessLike {
-            mv: 4,
-            depth: 2,
-            exact: false,
-        },
-    );
+fn same_key_guard_keeps_a_much_deeper_entry_of_this_search<L: Layout>() {
+    let t = L::T::<ChessLike>::new(Size::Mib(1)).unwrap();
+    let entry = |mv, depth, exact| ChessLike { mv, depth, exact };
+    t.store(7, entry(3, 12, false));
+    t.store(7, entry(4, 2, false));
     assert_eq!(
         t.probe(7).map(|e| e.depth),
         Some(12),
         "shallow bound must not replace deep"
     );
-    t.store(
-        7,
-        ChessLike {
-            mv: 4,
-            depth: 8,
-            exact: false,
-        },
-    );
+    t.store(7, entry(4, 8, false));
     assert_eq!(
         t.probe(7).map(|e| e.depth),
         Some(8),
         "within 4 plies it replaces"
     );
-    t.store(
-        7,
-        ChessLike {
-            mv: 4,
-            depth: 30,
-            exact: false,
-        },
-    );
-    t.store(
-        7,
-        ChessLike {
-            mv: 5,
-            depth: 1,
-            exact: true,
-        },
-    );
-    assert_eq!(
-        t.probe(7),
-        Some(ChessLike {
-            mv: 5,
-            depth: 1,
-            exact: true
-        }),
-        "exact replaces"
-    );
-    t.store(
-        7,
-        ChessLike {
-            mv: 4,
-            depth: 30,
-            exact: false,
-        },
-    );
+    t.store(7, entry(4, 30, false));
+    t.store(7, entry(5, 1, true));
+    assert_eq!(t.probe(7), Some(entry(5, 1, true)), "exact replaces");
+    t.store(7, entry(4, 30, false));
     t.new_generation();
-    t.store(
-        7,
-        ChessLike {
-            mv: 6,
-            depth: 1,
-            exact: false,
-        },
-    );
+    t.store(7, entry(6, 1, false));
     assert_eq!(
         t.probe(7).map(|e| e.depth),
         Some(1),
@@ -282,46 +261,21 @@ fn same_key_guard_keeps_a_much_deeper_entry_of_this_search() {
     );
 }
 
-#[test]
-fn a_result_without_a_move_keeps_the_old_move() {
-    let t = SearchCache::<ChessLike>::new(Size::Mib(1)).unwrap();
-    t.store(
-        11,
-        ChessLike {
-            mv: 77,
-            depth: 3,
-            exact: false,
-        },
-    );
-    t.store(
-        11,
-        ChessLike {
-            mv: 0,
-            depth: 5,
-            exact: false,
-        },
-    );
-    assert_eq!(
-        t.probe(11),
-        Some(ChessLike {
-            mv: 77,
-            depth: 5,
-            exact: false
-        })
-    );
-    t.store(
-        11,
-        ChessLike {
-            mv: 78,
-            depth: 6,
-            exact: false,
-        },
-    );
+fn a_result_without_a_move_keeps_the_old_move<L: Layout>() {
+    let t = L::T::<ChessLike>::new(Size::Mib(1)).unwrap();
+    let entry = |mv, depth| ChessLike {
+        mv,
+        depth,
+        exact: false,
+    };
+    t.store(11, entry(77, 3));
+    t.store(11, entry(0, 5));
+    assert_eq!(t.probe(11), Some(entry(77, 5)));
+    t.store(11, entry(78, 6));
     assert_eq!(t.probe(11).map(|e| e.mv), Some(78));
 }
 
-#[test]
-fn a_merge_by_max_only_grows() {
+fn a_merge_by_max_only_grows<L: Layout>() {
     #[derive(Clone, Copy, Debug, PartialEq)]
     struct Bound(u16);
     impl Pack64 for Bound {
@@ -336,7 +290,7 @@ fn a_merge_by_max_only_grows() {
             Some(Bound(self.0.max(old.0)))
         }
     }
-    let t = SearchCache::<Bound>::new(Size::Mib(1)).unwrap();
+    let t = L::T::<Bound>::new(Size::Mib(1)).unwrap();
     t.store(5, Bound(40));
     t.store(5, Bound(38));
     assert_eq!(t.probe(5), Some(Bound(40)));
@@ -344,9 +298,8 @@ fn a_merge_by_max_only_grows() {
     assert_eq!(t.probe(5), Some(Bound(44)));
 }
 
-#[test]
-fn generations_wrap_at_128() {
-    let t = SearchCache::<u8>::new(Size::Mib(1)).unwrap();
+fn generations_wrap_at_128<L: Layout>() {
+    let t = L::T::<u8>::new(Size::Mib(1)).unwrap();
     assert_eq!(t.generation(), 0);
     for i in 1..=300u32 {
         t.new_generation();
@@ -354,9 +307,8 @@ fn generations_wrap_at_128() {
     }
 }
 
-#[test]
-fn hashfull_counts_this_generation_in_permille() {
-    let t = SearchCache::<u32>::new(Size::Entries(4000)).unwrap();
+fn hashfull_counts_this_generation_in_permille<L: Layout>() {
+    let t = L::T::<u32>::new(Size::Entries(4000)).unwrap();
     assert_eq!(t.hashfull(), 0);
     // Enough keys to fill the 1,000 sampled entries (4,000-entry table, 100,000 keys).
     for k in 0..100_000u64 {
@@ -372,19 +324,18 @@ fn hashfull_counts_this_generation_in_permille() {
     // 1,000 of 4,000 slots rewritten: about a quarter of the sample.
     assert!((150..=350).contains(&h), "{h}");
 
-    let small = one_bucket::<u32>();
+    let small = one_line::<L, u32>();
     small.store(1, 1);
     assert_eq!(
         small.hashfull(),
-        250,
+        1000 / L::ENTRIES,
         "a table smaller than the sample is sampled whole"
     );
 }
 
-#[test]
-fn clear_empties_small_and_large_tables() {
+fn clear_empties_small_and_large_tables<L: Layout>() {
     for size in [Size::Entries(64), Size::Mib(32)] {
-        let t = SearchCache::<u32>::new(size).unwrap();
+        let t = L::T::<u32>::new(size).unwrap();
         for k in 0..10_000u64 {
             t.store(k, k as u32);
         }
@@ -397,34 +348,37 @@ fn clear_empties_small_and_large_tables() {
     }
 }
 
-#[test]
-fn sizes_and_memory() {
-    let t = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+fn sizes_and_memory<L: Layout>() {
+    let e = L::ENTRIES;
+    let t = L::T::<u32>::new(Size::Mib(1)).unwrap();
     assert_eq!(
-        (t.capacity(), t.memory_bytes(), t.buckets()),
-        (65_536, 1 << 20, 16_384)
+        (t.capacity(), t.memory_bytes(), t.lines()),
+        (16_384 * e, 1 << 20, 16_384)
     );
-    let t = SearchCache::<u32>::new(Size::Bytes(1000)).unwrap();
+    let t = L::T::<u32>::new(Size::Bytes(1000)).unwrap();
     assert_eq!(
-        (t.buckets(), t.memory_bytes()),
+        (t.lines(), t.memory_bytes()),
         (15, 960),
         "bytes round down to whole lines"
     );
-    let t = SearchCache::<u32>::new(Size::Entries(10)).unwrap();
-    assert_eq!(t.capacity(), 12, "entries round up to whole buckets");
-    let t = SearchCache::<u32>::new(Size::Mib(3)).unwrap();
-    assert_eq!(t.buckets(), 3 << 14, "any size, not only powers of two");
+    let t = L::T::<u32>::new(Size::Entries(10)).unwrap();
+    assert_eq!(
+        t.capacity(),
+        10usize.next_multiple_of(e),
+        "entries round up to whole lines"
+    );
+    let t = L::T::<u32>::new(Size::Mib(3)).unwrap();
+    assert_eq!(t.lines(), 3 << 14, "any size, not only powers of two");
 }
 
-#[test]
-fn bad_sizes_are_errors_not_panics() {
+fn bad_sizes_are_errors_not_panics<L: Layout>() {
     for size in [
         Size::Bytes(0),
         Size::Bytes(63),
         Size::Entries(0),
         Size::Mib(0),
     ] {
-        let e = SearchCache::<u32>::new(size).unwrap_err();
+        let e = L::T::<u32>::new(size).unwrap_err();
         assert!(matches!(e, Error::ZeroSize { .. }), "{size:?}: {e}");
         assert!(e.to_string().contains("too small"), "{e}");
     }
@@ -433,42 +387,41 @@ fn bad_sizes_are_errors_not_panics() {
         Size::Entries(usize::MAX),
         Size::Bytes(usize::MAX),
     ] {
-        let e = SearchCache::<u32>::new(size).unwrap_err();
+        let e = L::T::<u32>::new(size).unwrap_err();
         assert!(matches!(e, Error::TooLarge { .. }), "{size:?}: {e}");
     }
     // 2^62 bytes passes the address-space check but no machine can map it.
-    let e = SearchCache::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
+    let e = L::T::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
     assert!(matches!(e, Error::AllocationFailed { .. }), "{e}");
     assert!(e.to_string().contains("could not allocate"), "{e}");
 }
 
-#[test]
-fn a_failed_resize_keeps_the_old_table() {
-    let mut t = SearchCache::<u32>::new(Size::Mib(1)).unwrap();
+fn a_failed_resize_keeps_the_old_table<L: Layout>() {
+    let e = L::ENTRIES;
+    let mut t = L::T::<u32>::new(Size::Mib(1)).unwrap();
     t.store(3, 33);
     t.new_generation();
     assert!(t.resize(Size::Bytes(1 << 62)).is_err());
-    assert_eq!((t.probe(3), t.capacity()), (Some(33), 65_536));
+    assert_eq!((t.probe(3), t.capacity()), (Some(33), 16_384 * e));
     t.resize(Size::Mib(2)).unwrap();
     assert_eq!(
         (t.probe(3), t.capacity(), t.generation()),
-        (None, 131_072, 1)
+        (None, 32_768 * e, 1)
     );
 }
 
 /// Structured keys (counters, packed boards, keys that differ only in high bits) must spread
-/// over buckets like random ones. Pearson's chi-square over 1,024 buckets has 1,023 degrees of
+/// over lines like random ones. Pearson's chi-square over 1,024 lines has 1,023 degrees of
 /// freedom: mean 1,023, standard deviation √2046 ≈ 45; 1,400 is 8 standard deviations out.
-#[test]
-fn structured_keys_spread_evenly_over_buckets() {
-    let t = SearchCache::<u32>::new(Size::Entries(4096)).unwrap();
-    let n = t.buckets();
+fn structured_keys_spread_evenly_over_buckets<L: Layout>() {
+    let t = L::T::<u32>::new(Size::Entries(1024 * L::ENTRIES)).unwrap();
+    let n = t.lines();
     assert_eq!(n, 1024);
     let chi_square = |keys: &mut dyn Iterator<Item = u64>| {
         let mut counts = vec![0u64; n];
         let mut total = 0u64;
         for k in keys {
-            counts[t.bucket_of(k)] += 1;
+            counts[t.line_of(k)] += 1;
             total += 1;
         }
         let expected = total as f64 / n as f64;
@@ -498,25 +451,22 @@ fn structured_keys_spread_evenly_over_buckets() {
     }
 }
 
-/// `Keys::Random` uses keys as given: the bucket is the high bits of `key × buckets`, and the
+/// `Keys::Random` uses keys as given: the line is the high bits of `key × lines`, and the
 /// table otherwise behaves as with mixed keys (every survivor probes back to its own value).
-#[test]
-fn random_keys_are_used_as_given() {
-    let t = SearchCache::<u32>::with_options(
-        Size::Entries(4096),
-        Options::default().keys(Keys::Random),
-    )
-    .unwrap();
-    let n = t.buckets() as u128;
+fn random_keys_are_used_as_given<L: Layout>() {
+    let t = L::T::<u32>::with_options(Size::Entries(4096), Options::default().keys(Keys::Random))
+        .unwrap();
+    let n = t.lines() as u128;
     let mut state = 0x0123_4567_89ab_cdefu64;
-    let keys: Vec<u64> = (0..8192)
-        .map(|_| {
-            state = searchcache::mix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
-            state
-        })
-        .collect();
+    let keys = (0..8192).map(|_| {
+        state = searchcache::mix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        state
+    });
+    // Keys the table tells apart (all of them in the wide layout).
+    let keys = common::distinct(&t, keys);
+    assert!(keys.len() > 8000, "{}", keys.len());
     for &k in &keys {
-        assert_eq!(t.bucket_of(k) as u128, (u128::from(k) * n) >> 64);
+        assert_eq!(t.line_of(k) as u128, (u128::from(k) * n) >> 64);
         t.store(k, (k >> 32) as u32);
     }
     let found = keys.iter().filter(|&&k| t.probe(k).is_some()).count();
@@ -528,20 +478,17 @@ fn random_keys_are_used_as_given() {
     assert_eq!(t.probe(0), None);
     t.store(0, 5);
     assert_eq!(t.probe(0), Some(5));
-    let mixed = SearchCache::<u32>::new(Size::Entries(4096)).unwrap();
+    let mixed = L::T::<u32>::new(Size::Entries(4096)).unwrap();
     assert_eq!(
-        mixed.bucket_of(keys[0]) as u128,
+        mixed.line_of(keys[0]) as u128,
         (u128::from(searchcache::mix64(keys[0])) * n) >> 64
     );
 }
 
-#[test]
-fn single_slot_keys_live_in_their_bucket_slot() {
-    let single = SearchCache::<u32>::with_options(
-        Size::Entries(64),
-        Options::default().slots(Slots::Single),
-    )
-    .unwrap();
+fn single_slot_keys_live_in_their_bucket_slot<L: Layout>() {
+    let single =
+        L::T::<u32>::with_options(Size::Entries(64), Options::default().slots(Slots::Single))
+            .unwrap();
     // With one slot per key, two keys sharing a slot evict each other, so of many keys stored
     // at most `capacity` survive, and each survivor probes back to its own value.
     for k in 0..1_000u64 {
@@ -558,20 +505,19 @@ fn single_slot_keys_live_in_their_bucket_slot() {
     assert_eq!(single.probe(999), Some(999));
 }
 
-#[test]
-fn huge_pages_are_reported() {
-    let touch = |t: &SearchCache<u32>| {
+fn huge_pages_are_reported<L: Layout>() {
+    let touch = |t: &L::T<u32>| {
         for k in 0..(t.capacity() as u64) {
             t.store(k, 1);
         }
     };
-    let never = SearchCache::<u32>::with_options(
+    let never = L::T::<u32>::with_options(
         Size::Mib(8),
         Options::default().huge_pages(HugePages::Never),
     )
     .unwrap();
     touch(&never);
-    let advised = SearchCache::<u32>::new(Size::Mib(8)).unwrap();
+    let advised = L::T::<u32>::new(Size::Mib(8)).unwrap();
     touch(&advised);
     if cfg!(target_os = "linux") {
         assert_eq!(
@@ -586,28 +532,27 @@ fn huge_pages_are_reported() {
 }
 
 #[cfg(feature = "stats")]
-#[test]
-fn counters_count_exactly_when_quiet() {
-    let t = one_bucket::<u32>();
-    for k in 1..=6 {
-        t.store(k, 1); // 4 into empty slots, 2 evictions
+fn counters_count_exactly_when_quiet<L: Layout>() {
+    let e = L::ENTRIES as u64;
+    let t = one_line::<L, u32>();
+    for k in 1..=e + 2 {
+        t.store(k, 1); // e into empty slots, 2 evictions
     }
-    t.store(6, 2); // same key: not a replacement
-    let hits = (1..=6).filter(|&k| t.probe(k).is_some()).count() as u64;
+    t.store(e + 2, 2); // same key: not a replacement
+    let hits = (1..=e + 2).filter(|&k| t.probe(k).is_some()).count() as u64;
     let s = t.stats().unwrap();
     assert_eq!(
         (s.stores, s.replacements, s.probes, s.hits),
-        (7, 2, 6, hits)
+        (e + 3, 2, e + 2, hits)
     );
-    assert_eq!(hits, 4);
+    assert_eq!(hits, e);
     t.reset_stats();
     assert_eq!(t.stats().unwrap().probes, 0);
 }
 
 #[cfg(not(feature = "stats"))]
-#[test]
-fn counters_are_absent_without_the_feature() {
-    assert_eq!(one_bucket::<u32>().stats(), None);
+fn counters_are_absent_without_the_feature<L: Layout>() {
+    assert_eq!(one_line::<L, u32>().stats(), None);
 }
 
 /// Held by each test that measures this process's resident memory, so that one test's table
@@ -636,11 +581,10 @@ fn resident_bytes() -> usize {
 /// may commit 32 MiB. Other tests in this process allocate a few tens of MiB at the same time,
 /// hence the 256 MiB margin, still 16 times less than the table.
 #[cfg(target_os = "linux")]
-#[test]
-fn a_large_table_costs_memory_only_where_touched() {
+fn a_large_table_costs_memory_only_where_touched<L: Layout>() {
     let _measuring = measuring_resident();
     let before = resident_bytes();
-    let t = SearchCache::<u32>::new(Size::Mib(4096)).unwrap();
+    let t = L::T::<u32>::new(Size::Mib(4096)).unwrap();
     for k in 0..16u64 {
         t.store(k, 1);
     }
@@ -658,15 +602,14 @@ fn a_large_table_costs_memory_only_where_touched() {
 /// would keep all 256 MiB resident; other tests in this process may allocate meanwhile, hence
 /// a 64 MiB margin.)
 #[cfg(target_os = "linux")]
-#[test]
-fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after() {
+fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after<L: Layout>() {
     let _measuring = measuring_resident();
     for pages in [HugePages::Never, HugePages::Advise] {
-        let t =
-            SearchCache::<u32>::with_options(Size::Mib(256), Options::default().huge_pages(pages))
-                .unwrap();
+        let t = L::T::<u32>::with_options(Size::Mib(256), Options::default().huge_pages(pages))
+            .unwrap();
         t.prefault();
-        for k in 0..100_000u64 {
+        let keys = common::distinct(&t, 0..100_000u64);
+        for &k in &keys {
             t.store(k, k as u32 + 1);
         }
         let before = resident_bytes();
@@ -678,11 +621,11 @@ fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after() {
         );
         assert!((0..100_000u64).all(|k| t.probe(k).is_none()), "{pages:?}");
         assert_eq!(t.hashfull(), 0);
-        for k in 0..100_000u64 {
+        for &k in &keys {
             t.store(k, k as u32 + 2);
         }
         assert!(
-            (0..100_000u64).all(|k| t.probe(k) == Some(k as u32 + 2)),
+            keys.iter().all(|&k| t.probe(k) == Some(k as u32 + 2)),
             "{pages:?}"
         );
     }
@@ -690,10 +633,9 @@ fn clear_of_a_mapped_table_releases_its_pages_and_the_table_works_after() {
 
 /// `prefault` commits the whole table (here 64 MiB on 4 KiB pages) and changes no entry.
 #[cfg(target_os = "linux")]
-#[test]
-fn prefault_commits_every_page_and_keeps_entries() {
+fn prefault_commits_every_page_and_keeps_entries<L: Layout>() {
     let _measuring = measuring_resident();
-    let t = SearchCache::<u32>::with_options(
+    let t = L::T::<u32>::with_options(
         Size::Mib(64),
         Options::default().huge_pages(HugePages::Never),
     )
@@ -712,50 +654,65 @@ fn prefault_commits_every_page_and_keeps_entries() {
     assert!((0..100u64).all(|k| t.probe(k) == Some(k as u32 + 1)));
 }
 
+/// A value claiming `B` bits and packing `packed`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Claims<const B: u32>(u64);
+
+impl<const B: u32> Pack64 for Claims<B> {
+    const BITS: u32 = B;
+    fn pack(self) -> u64 {
+        self.0
+    }
+    fn unpack(bits: u64) -> Self {
+        Claims(bits)
+    }
+}
+
+/// Stores `packed` under a value claiming `B` bits in a one-line table of `L`, and probes it.
+fn round_trip<L: Layout, const B: u32>(packed: u64) -> std::thread::Result<Option<Claims<B>>> {
+    let t = one_line::<L, Claims<B>>();
+    std::panic::catch_unwind(move || {
+        t.store(1, Claims(packed));
+        t.probe(1)
+    })
+}
+
 /// `Pack64::BITS` is the mask: a value whose `pack` sets bits at or above `BITS` panics in
 /// debug builds, and in release builds comes back with only its low `BITS` bits. Both
-/// directions of issue 13: 16 bits claimed, 56 packed; 56 claimed, 64 packed.
-#[test]
-fn pack_bits_at_or_above_bits_are_dropped_or_caught() {
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    struct Claims<const B: u32>(u64);
-    impl<const B: u32> Pack64 for Claims<B> {
-        const BITS: u32 = B;
-        fn pack(self) -> u64 {
-            self.0
-        }
-        fn unpack(bits: u64) -> Self {
-            Claims(bits)
-        }
-    }
-    fn round_trip<const B: u32>(packed: u64) -> std::thread::Result<Option<Claims<B>>> {
-        let t = SearchCache::<Claims<B>>::new(Size::Entries(4)).unwrap();
-        std::panic::catch_unwind(move || {
-            t.store(1, Claims(packed));
-            t.probe(1)
-        })
-    }
-    let wide = (1u64 << 56) - 1;
-    let got16 = round_trip::<16>(wide);
-    let got56 = round_trip::<56>(u64::MAX);
+/// directions of issue 13: 16 bits claimed, the layout's full payload packed; the full
+/// payload (`FULL` bits) claimed, 64 packed. The layout's own bits stay intact either way.
+fn pack_bits_are_dropped_or_caught<L: Layout, const FULL: u32>() {
+    assert_eq!(FULL, L::PAYLOAD);
+    let wide = (1u64 << FULL) - 1;
+    let got16 = round_trip::<L, 16>(wide);
+    let got_full = round_trip::<L, FULL>(u64::MAX);
     if cfg!(debug_assertions) {
         assert!(
-            got16.is_err() && got56.is_err(),
+            got16.is_err() && got_full.is_err(),
             "debug builds must catch it"
         );
     } else {
         assert_eq!(got16.unwrap(), Some(Claims(0xffff)));
-        assert_eq!(got56.unwrap(), Some(Claims(wide)));
+        assert_eq!(got_full.unwrap(), Some(Claims(wide)));
     }
     // Values within their claim round-trip in both kinds of build.
-    assert_eq!(round_trip::<16>(0xbeef).unwrap(), Some(Claims(0xbeef)));
-    assert_eq!(round_trip::<56>(wide).unwrap(), Some(Claims(wide)));
+    assert_eq!(round_trip::<L, 16>(0xbeef).unwrap(), Some(Claims(0xbeef)));
+    assert_eq!(round_trip::<L, FULL>(wide).unwrap(), Some(Claims(wide)));
+}
+
+#[test]
+fn pack_bits_at_or_above_bits_are_dropped_or_caught() {
+    pack_bits_are_dropped_or_caught::<Wide, 56>();
+}
+
+#[test]
+fn dense_pack_bits_at_or_above_bits_are_dropped_or_caught() {
+    pack_bits_are_dropped_or_caught::<Dense, 41>();
 }
 
 /// Refused memory keeps the OS's error as the `source()`.
-#[test]
-fn allocation_failures_keep_their_cause() {
-    let e = SearchCache::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
+fn allocation_failures_keep_their_cause<L: Layout>() {
+    let e = L::T::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
     let Error::AllocationFailed { bytes, source } = &e else {
         panic!("{e:?}");
     };
@@ -767,14 +724,14 @@ fn allocation_failures_keep_their_cause() {
 
 /// `probe_refresh` stamps a hit with the current generation (it counts in `hashfull` and is
 /// evicted by its depth alone); a plain `probe` leaves the age as the last store made it.
-#[test]
-fn probe_refresh_keeps_a_hit_entry_young() {
+fn probe_refresh_keeps_a_hit_entry_young<L: Layout>() {
+    let e = L::ENTRIES as u64;
     for refresh in [false, true] {
-        let t = one_bucket::<ChessLike>();
+        let t = one_line::<L, ChessLike>();
         t.store(1, deep(4));
         t.new_generation();
         t.new_generation();
-        for k in [2, 3, 4] {
+        for k in 2..=e {
             t.store(k, deep(3));
         }
         let hit = if refresh {
@@ -783,13 +740,42 @@ fn probe_refresh_keeps_a_hit_entry_young() {
             t.probe(1)
         };
         assert_eq!(hit, Some(deep(4)));
-        assert_eq!(t.hashfull(), if refresh { 1000 } else { 750 });
-        // Worth: key 1 is 4 − 8·2 = −12 unrefreshed, 4 refreshed; keys 2-4 are 3.
-        t.store(5, deep(3));
+        let young = if refresh { e } else { e - 1 };
+        assert_eq!(t.hashfull() as u64, young * 1000 / e);
+        // Worth: key 1 is 4 − 8·2 = −12 unrefreshed, 4 refreshed; the others are 3.
+        t.store(e + 1, deep(3));
         assert_eq!(t.probe(1).is_some(), refresh, "refresh {refresh}");
         assert_eq!(t.probe(2).is_some(), !refresh, "refresh {refresh}");
         // A hit of this generation, and a miss, write nothing.
-        assert_eq!(t.probe_refresh(5), Some(deep(3)));
+        assert_eq!(t.probe_refresh(e + 1), Some(deep(3)));
         assert_eq!(t.probe_refresh(99), None);
     }
+}
+
+/// `save` then `load` gives a table that probes alike, keeps options and generation, and
+/// saves back to the same bytes; a file of the other layout is an error, not a table.
+fn saved_tables_load_back_entry_for_entry<L: Layout>() {
+    let options = Options::default().keys(Keys::Random).slots(Slots::Single);
+    let t = L::T::<u32>::with_options(Size::Entries(512), options).unwrap();
+    for k in 0..1_000u64 {
+        t.store(searchcache::mix64(k), k as u32);
+    }
+    t.new_generation();
+    let mut bytes = Vec::new();
+    t.save(&mut bytes).unwrap();
+    let back = L::T::<u32>::load(&bytes).unwrap();
+    assert_eq!(back.generation(), 1);
+    for k in 0..1_000u64 {
+        let key = searchcache::mix64(k);
+        assert_eq!(back.probe(key), t.probe(key), "key {k}");
+    }
+    let mut again = Vec::new();
+    back.save(&mut again).unwrap();
+    assert_eq!(again, bytes);
+    let other = if L::ENTRIES == 4 {
+        DenseCache::<u32>::load(&bytes[..]).map(drop)
+    } else {
+        SearchCache::<u32>::load(&bytes[..]).map(drop)
+    };
+    assert!(matches!(other, Err(Error::File(_))), "{other:?}");
 }

@@ -1,13 +1,19 @@
-//! Multi-threaded torture test: 4 threads store, probe, age and clear a 4-bucket table as fast
-//! as they can, so every bucket is fought over and entries are torn all the time. Every value
-//! names its key (48 bits of an independent hash of it), so any value returned for the wrong key
-//! is caught: the test asserts there are none.
+//! Multi-threaded torture test: 4 threads store, probe, age and clear a 4-line table as fast
+//! as they can, so every line is fought over and entries are torn all the time. Every value
+//! names its key (48 bits of an independent hash of it; 33 in the dense layout, whose payload is
+//! 41 bits), so any value returned for the wrong key is caught: the test asserts there are none.
+//! Both layouts run: `SearchCache` (a torn pair must fail its check) and `DenseCache` (one word
+//! per entry: nothing can tear; its 16-bit tags are distinct for these 64 keys, checked first,
+//! so a false hit cannot pass for a torn entry).
 //!
 //! `cargo test --release --test torture` runs 2 million operations per thread (about a second).
 //! `SEARCHCACHE_TORTURE_OPS=100000000 cargo test --release --test torture -- --nocapture` runs the
 //! long version (10^8 per thread) and prints the counts.
 
-use searchcache::{HugePages, Options, Pack64, SearchCache, Size, Slots};
+mod common;
+
+use common::{Dense, Layout, Table, Wide};
+use searchcache::{HugePages, Options, Pack64, Size, Slots};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Barrier;
 
@@ -16,11 +22,8 @@ const DEFAULT_OPS: u64 = 2_000_000;
 
 const THREADS: u64 = 4;
 
-/// Keys per run: 4 buckets × 4 entries hold 16, so most stores evict.
+/// Keys per run: 4 lines × 4 (or 8) entries hold 16 (or 32), so most stores evict.
 const KEYS: u64 = 64;
-
-/// The low 48 bits of a value: a hash of its key that owes nothing to the table's mixer.
-const TAG_MASK: u64 = (1 << 48) - 1;
 
 /// Operations per thread for this run.
 fn ops_per_thread() -> u64 {
@@ -32,13 +35,13 @@ fn ops_per_thread() -> u64 {
     }
 }
 
-/// A tag for `key` (a multiply-rotate hash, unrelated to `mix64`).
-fn tag(key: u64) -> u64 {
+/// A `bits`-bit tag for `key` (a multiply-rotate hash, unrelated to `mix64`).
+fn tag(key: u64, bits: u32) -> u64 {
     (key ^ 0x5851_f42d_4c95_7f2d)
         .wrapping_mul(0x2545_f491_4f6c_dd1d)
         .rotate_left(29)
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        & TAG_MASK
+        & ((1 << bits) - 1)
 }
 
 /// The `i`th key: small integers and packed 15-puzzle-like boards, the structured keys that
@@ -51,11 +54,12 @@ fn key(i: u64) -> u64 {
     }
 }
 
-/// 48 bits naming the key and 8 bits of depth (which steers eviction).
+/// `TAG` bits naming the key and 8 bits of depth (which steers eviction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Checked(u64);
+struct Checked<const TAG: u32>(u64);
 
-impl Pack64 for Checked {
+impl<const TAG: u32> Pack64 for Checked<TAG> {
+    const BITS: u32 = TAG + 8;
     fn pack(self) -> u64 {
         self.0
     }
@@ -63,7 +67,7 @@ impl Pack64 for Checked {
         Checked(bits)
     }
     fn depth(&self) -> i32 {
-        (self.0 >> 48) as i32
+        (self.0 >> TAG) as i32
     }
 }
 
@@ -75,10 +79,13 @@ struct Tally {
     wrong: AtomicU64,
 }
 
-/// `THREADS` threads hammer one table of `options`; returns (ops, hits, wrong values).
-fn torture(options: Options) -> (u64, u64, u64) {
-    let table = SearchCache::<Checked>::with_options(Size::Entries(16), options).unwrap();
-    assert_eq!(table.buckets(), 4);
+/// `THREADS` threads hammer one 4-line table of `options`; returns (ops, hits, wrong values).
+fn torture<L: Layout, const TAG: u32>(options: Options) -> (u64, u64, u64) {
+    assert_eq!(TAG + 8, L::PAYLOAD);
+    let table = L::T::<Checked<TAG>>::with_options(Size::Entries(4 * L::ENTRIES), options).unwrap();
+    assert_eq!(table.lines(), 4);
+    let keys = common::distinct(&table, (0..KEYS).map(key));
+    assert_eq!(keys.len() as u64, KEYS, "the table tells every key apart");
     let ops = ops_per_thread();
     let tally = Tally::default();
     let start = Barrier::new(THREADS as usize);
@@ -98,10 +105,10 @@ fn torture(options: Options) -> (u64, u64, u64) {
                     let k = key(r % KEYS);
                     if r >> 63 == 0 {
                         let depth = (r >> 40) & 0xff;
-                        table.store(k, Checked(tag(k) | depth << 48));
+                        table.store(k, Checked(tag(k, TAG) | depth << TAG));
                     } else if let Some(Checked(v)) = table.probe(k) {
                         hits += 1;
-                        if v & TAG_MASK != tag(k) {
+                        if v & ((1 << TAG) - 1) != tag(k, TAG) {
                             wrong += 1;
                             if wrong <= 5 {
                                 eprintln!("WRONG VALUE: key {k:#x} probed {v:#x}");
@@ -133,8 +140,8 @@ fn torture(options: Options) -> (u64, u64, u64) {
     result
 }
 
-fn assert_no_wrong_values(options: Options) {
-    let (ops, hits, wrong) = torture(options);
+fn assert_no_wrong_values<L: Layout, const TAG: u32>(options: Options) {
+    let (ops, hits, wrong) = torture::<L, TAG>(options);
     assert_eq!(
         wrong, 0,
         "WRONG VALUE: {wrong} of {hits} hits in {ops} operations"
@@ -143,16 +150,34 @@ fn assert_no_wrong_values(options: Options) {
     assert!(hits > ops / 100, "only {hits} hits in {ops} operations");
 }
 
+/// Options of the bucketed runs.
+fn buckets() -> Options {
+    Options::default().huge_pages(HugePages::Never)
+}
+
+/// Options of the single-slot runs.
+fn single_slots() -> Options {
+    buckets().slots(Slots::Single)
+}
+
+// Each layout with the widest key name its payload leaves beside 8 bits of depth.
+
 #[test]
 fn buckets_never_return_a_wrong_value() {
-    assert_no_wrong_values(Options::default().huge_pages(HugePages::Never));
+    assert_no_wrong_values::<Wide, 48>(buckets());
 }
 
 #[test]
 fn single_slots_never_return_a_wrong_value() {
-    assert_no_wrong_values(
-        Options::default()
-            .huge_pages(HugePages::Never)
-            .slots(Slots::Single),
-    );
+    assert_no_wrong_values::<Wide, 48>(single_slots());
+}
+
+#[test]
+fn dense_lines_never_return_a_wrong_value() {
+    assert_no_wrong_values::<Dense, 33>(buckets());
+}
+
+#[test]
+fn dense_single_slots_never_return_a_wrong_value() {
+    assert_no_wrong_values::<Dense, 33>(single_slots());
 }

@@ -4,12 +4,15 @@
 //!
 //! * `cargo run --release --bin matrix -- --help`: the matrix, its table, CSV and plots.
 //! * `cargo bench --bench micro`: criterion micro benchmarks (probe hit/miss, store).
+//! * `cargo run --release --bin dense`: the dense layout against the wide one and a
+//!   hand-written Stockfish-style table (issue 29).
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod bare;
 pub mod contender;
+pub mod handwritten;
 pub mod host;
 pub mod memory;
 pub mod plot;

@@ -11,6 +11,7 @@ are deterministic.
     cargo build --release -p chess
     python3 examples/chess/benchmarks.py [--depth 9] [--repeat 3] [--big-hash 1024]
     python3 examples/chess/benchmarks.py --game-depth 10   # TTSlots x TTRefresh over one game
+    python3 examples/chess/benchmarks.py --layout-depth 12 # TTLayout Wide vs Dense over one game
 
 Needs only the standard library (no python-chess).
 """
@@ -192,6 +193,23 @@ def table_experiment(engine, depth, bench_depth):
     return rows
 
 
+def layout_experiment(engine, depth, bench_depth):
+    """TTLayout Wide against Dense at Hash 1 and 16 MiB: nodes to a fixed depth over the game,
+    and the bench node count (exact at one thread: one run each)."""
+    rows = [f"| Hash | TTLayout | game nodes, depth {depth} | dense ÷ wide | bench {bench_depth} nodes |",
+            "|---|---|---:|---:|---:|"]
+    for mib in (1, 16):
+        base = None
+        for layout in ("Wide", "Dense"):
+            options = {"Hash": mib, "TTLayout": layout}
+            nodes = game_nodes(engine, options, depth)
+            base = base or nodes
+            bench_nodes = bench(engine, options, bench_depth)[0]
+            rows.append(f"| {mib} MiB | {layout} | {nodes:,} | {nodes / base:.3f} | {bench_nodes:,} |")
+            print(rows[-1], file=sys.stderr)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=default_engine_path())
@@ -201,7 +219,12 @@ def main():
     parser.add_argument("--only", default="", help="run only comparisons whose title contains this")
     parser.add_argument("--game-depth", type=int,
                         help="instead: the TTSlots x TTRefresh table over a game at this depth")
+    parser.add_argument("--layout-depth", type=int,
+                        help="instead: TTLayout Wide vs Dense over a game at this depth")
     args = parser.parse_args()
+    if args.layout_depth:
+        print("\n".join(layout_experiment(args.engine, args.layout_depth, args.depth)))
+        return
     if args.game_depth:
         print("\n".join(table_experiment(args.engine, args.game_depth, args.depth)))
         return

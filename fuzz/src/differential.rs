@@ -2,24 +2,88 @@
 //! table (1-3 buckets, four entries each or `Slots::Single`, keys mixed or `Keys::Random`) and on the reference model; after
 //! every operation every key used so far must probe alike, and generation and hashfull must
 //! agree. Single-threaded, so the two must agree exactly.
+//!
+//! [`run_dense`] does the same for `DenseCache` (1-3 lines of eight one-word entries), against
+//! the reference model in its dense mode, where keys of one line and one 16-bit tag are one key
+//! (the documented false hit), with the value types that fit its 41 bits.
 
 use crate::input::Input;
 use crate::reference::Reference;
 use crate::values::{ChessEntry, FuzzValue, IdaBound};
-use searchcache::{HugePages, Keys, Options, SearchCache, Size, Slots};
+use searchcache::{DenseCache, Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots};
+
+/// The table under test, either layout.
+trait Tested<V: Pack64>: Sized {
+    /// Entries per line.
+    const PER_LINE: usize;
+    fn build(size: Size, options: Options) -> Result<Self, Error>;
+    fn lines(&self) -> usize;
+    fn store(&self, key: u64, value: V);
+    fn probe(&self, key: u64) -> Option<V>;
+    fn new_generation(&self);
+    fn generation(&self) -> u8;
+    fn hashfull(&self) -> usize;
+    fn clear(&self);
+}
+
+macro_rules! tested {
+    ($table:ident, $per_line:expr, $lines:ident) => {
+        impl<V: Pack64> Tested<V> for $table<V> {
+            const PER_LINE: usize = $per_line;
+            fn build(size: Size, options: Options) -> Result<Self, Error> {
+                $table::with_options(size, options)
+            }
+            fn lines(&self) -> usize {
+                $table::$lines(self)
+            }
+            fn store(&self, key: u64, value: V) {
+                $table::store(self, key, value);
+            }
+            fn probe(&self, key: u64) -> Option<V> {
+                $table::probe(self, key)
+            }
+            fn new_generation(&self) {
+                $table::new_generation(self);
+            }
+            fn generation(&self) -> u8 {
+                $table::generation(self)
+            }
+            fn hashfull(&self) -> usize {
+                $table::hashfull(self)
+            }
+            fn clear(&self) {
+                $table::clear(self);
+            }
+        }
+    };
+}
+
+tested!(SearchCache, 4, buckets);
+tested!(DenseCache, 8, lines);
 
 /// Runs one input. The first byte picks the table shape and the value type.
 pub fn run(data: &[u8]) {
     let mut input = Input::new(data);
     let shape = input.u8();
     match (shape >> 2) % 3 {
-        0 => run_with::<ChessEntry>(shape, input),
-        1 => run_with::<IdaBound>(shape, input),
-        _ => run_with::<u32>(shape, input),
+        0 => run_with::<ChessEntry, SearchCache<_>>(shape, input),
+        1 => run_with::<IdaBound, SearchCache<_>>(shape, input),
+        _ => run_with::<u32, SearchCache<_>>(shape, input),
     }
 }
 
-fn run_with<V: FuzzValue>(shape: u8, mut input: Input) {
+/// Runs one input on a `DenseCache`; the first byte picks the shape and the value type.
+pub fn run_dense(data: &[u8]) {
+    let mut input = Input::new(data);
+    let shape = input.u8();
+    match (shape >> 2) % 3 {
+        0 => run_with::<u16, DenseCache<_>>(shape, input),
+        1 => run_with::<IdaBound, DenseCache<_>>(shape, input),
+        _ => run_with::<u32, DenseCache<_>>(shape, input),
+    }
+}
+
+fn run_with<V: FuzzValue, T: Tested<V>>(shape: u8, mut input: Input) {
     let buckets = usize::from(shape % 3) + 1;
     let single = shape & 0x80 != 0;
     let random_keys = shape & 0x40 != 0;
@@ -27,10 +91,13 @@ fn run_with<V: FuzzValue>(shape: u8, mut input: Input) {
         .huge_pages(HugePages::Never)
         .slots(if single { Slots::Single } else { Slots::Bucket })
         .keys(if random_keys { Keys::Random } else { Keys::Any });
-    let table = SearchCache::<V>::with_options(Size::Entries(buckets * 4), options)
-        .expect("a table of 1-3 buckets");
-    assert_eq!(table.buckets(), buckets);
+    let table =
+        T::build(Size::Entries(buckets * T::PER_LINE), options).expect("a table of 1-3 buckets");
+    assert_eq!(table.lines(), buckets);
     let mut model = Reference::<V>::new(buckets, single, random_keys);
+    if T::PER_LINE == 8 {
+        model = Reference::<V>::dense(buckets, single, random_keys);
+    }
     let mut keys: Vec<u64> = Vec::new();
 
     while !input.is_empty() {
@@ -64,8 +131,8 @@ fn run_with<V: FuzzValue>(shape: u8, mut input: Input) {
     }
 }
 
-fn table_and_model_new_generation<V: FuzzValue>(
-    table: &SearchCache<V>,
+fn table_and_model_new_generation<V: FuzzValue, T: Tested<V>>(
+    table: &T,
     model: &mut Reference<V>,
     times: u8,
 ) {

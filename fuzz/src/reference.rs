@@ -9,6 +9,10 @@
 //! least `depth − AGE_WEIGHT · age` (saturating, first of equals); age is generations since the
 //! write, modulo 128; `clear` empties every entry and keeps the generation; `hashfull` is the
 //! permille of the first 1,000 entries written in the current generation.
+//!
+//! The dense mode models `DenseCache` from its docs: lines of eight entries, and a key matches
+//! an entry when both lie in one line and have one tag, the low 16 bits of the table's key
+//! (`mix64(key)`, or the key with `Keys::Random`) with 0 read as 1.
 
 use searchcache::{mix64, Pack64};
 
@@ -20,9 +24,13 @@ struct Entry<V> {
     generation: u8,
 }
 
-/// The model of a table of `entries.len() / 4` buckets.
+/// The model of a table of `entries.len() / per_line` buckets.
 pub struct Reference<V> {
     entries: Vec<Option<Entry<V>>>,
+    /// Entries per line: 4, or 8 in the dense mode.
+    per_line: usize,
+    /// The dense mode: keys match on their 16-bit tag.
+    dense: bool,
     single: bool,
     /// `Keys::Random`: keys are used unmixed.
     random_keys: bool,
@@ -35,22 +43,54 @@ impl<V: Pack64> Reference<V> {
     pub fn new(buckets: usize, single: bool, random_keys: bool) -> Self {
         Reference {
             entries: vec![None; buckets * 4],
+            per_line: 4,
+            dense: false,
             single,
             random_keys,
             generation: 0,
         }
     }
 
+    /// An empty model of a `DenseCache` of `lines` lines.
+    pub fn dense(lines: usize, single: bool, random_keys: bool) -> Self {
+        Reference {
+            entries: vec![None; lines * 8],
+            per_line: 8,
+            dense: true,
+            ..Self::new(lines, single, random_keys)
+        }
+    }
+
+    /// The table's key: mixed, or as given with `Keys::Random`.
+    fn used(&self, key: u64) -> u64 {
+        if self.random_keys {
+            key
+        } else {
+            mix64(key)
+        }
+    }
+
+    /// Whether an entry stored for `stored` answers for `key` (both in one line).
+    fn same(&self, stored: u64, key: u64) -> bool {
+        let tag = |k: u64| (self.used(k) & 0xffff).max(1);
+        if self.dense {
+            tag(stored) == tag(key)
+        } else {
+            stored == key
+        }
+    }
+
     /// The entries `key` may use, as indices into `entries`.
     fn candidates(&self, key: u64) -> std::ops::Range<usize> {
-        let used = if self.random_keys { key } else { mix64(key) };
+        let used = self.used(key);
         let high_product = |n: usize| ((u128::from(used) * n as u128) >> 64) as usize;
         if self.single {
             let slot = high_product(self.entries.len());
             slot..slot + 1
         } else {
-            let bucket = high_product(self.entries.len() / 4);
-            bucket * 4..bucket * 4 + 4
+            let n = self.per_line;
+            let bucket = high_product(self.entries.len() / n);
+            bucket * n..bucket * n + n
         }
     }
 
@@ -70,7 +110,7 @@ impl<V: Pack64> Reference<V> {
         let now = self.generation;
         let same = candidates
             .clone()
-            .find(|&i| self.entries[i].is_some_and(|e| e.key == key));
+            .find(|&i| self.entries[i].is_some_and(|e| self.same(e.key, key)));
         if let Some(i) = same {
             let old = self.entries[i].unwrap();
             if let Some(merged) = value.merge(old.value, self.age(old.generation)) {
@@ -102,7 +142,7 @@ impl<V: Pack64> Reference<V> {
     pub fn probe(&self, key: u64) -> Option<V> {
         self.candidates(key)
             .filter_map(|i| self.entries[i])
-            .find(|e| e.key == key)
+            .find(|e| self.same(e.key, key))
             .map(|e| e.value)
     }
 

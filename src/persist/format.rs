@@ -27,6 +27,7 @@ pub(crate) enum Kind {
     CompactSet = 2,
     Bitstate = 3,
     SearchCache = 4,
+    DenseCache = 5,
     VisitedMap = 6,
 }
 
@@ -37,6 +38,7 @@ impl Kind {
             Kind::CompactSet => "CompactSet",
             Kind::Bitstate => "Bitstate",
             Kind::SearchCache => "SearchCache",
+            Kind::DenseCache => "DenseCache",
             Kind::VisitedMap => "VisitedMap",
         }
     }
@@ -47,6 +49,7 @@ impl Kind {
             Kind::CompactSet,
             Kind::Bitstate,
             Kind::SearchCache,
+            Kind::DenseCache,
             Kind::VisitedMap,
         ]
         .into_iter()

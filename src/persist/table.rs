@@ -1,10 +1,10 @@
 //! A [`SearchCache`](crate::SearchCache)'s file: its four header parameters
 //! (`[Pack64::BITS, options, generation, Pack64::AGE_WEIGHT]`), the options' encoding, and the
-//! count of occupied entries the trailer holds. The buckets themselves go through
-//! [`format`](super::format) like every other kind's lines.
+//! count of occupied entries the trailer holds; the same for a
+//! [`DenseCache`](crate::DenseCache), whose lines are eight one-word entries. The lines
+//! themselves go through [`format`](super::format) like every other kind's lines.
 
-use crate::alloc::{HugePages, Region};
-use crate::bucket::Bucket;
+use crate::alloc::{HugePages, Region, Words};
 use crate::error::{Error, FileError};
 use crate::options::{Keys, Options, Slots};
 use crate::pack::{GENERATION_MASK, OCCUPIED};
@@ -24,15 +24,17 @@ pub(crate) struct TableHeader {
     pub(crate) generation: u8,
 }
 
-/// Writes a table's header, its buckets and the trailer.
-pub(crate) fn save_table(
+/// Writes a table's header, its lines (`kind`: `SearchCache`'s buckets or `DenseCache`'s
+/// lines) and the trailer.
+pub(crate) fn save_table<T: Words>(
     w: impl Write,
+    kind: Kind,
     table: TableHeader,
-    buckets: &[Bucket],
+    lines: &[T],
 ) -> Result<(), Error> {
     let header = Header {
-        kind: Kind::SearchCache,
-        lines: buckets.len(),
+        kind,
+        lines: lines.len(),
         params: [
             u64::from(table.bits),
             encode_options(table.options),
@@ -40,19 +42,20 @@ pub(crate) fn save_table(
             table.age_weight as u64,
         ],
     };
-    format::save(w, header, buckets, occupied_entries)
+    format::save(w, header, lines, counter(kind))
 }
 
-/// Reads a table saved for a value type of `bits` and `age_weight`: its header and buckets.
+/// Reads a table of `kind` saved for a value type of `bits` and `age_weight`: its header and
+/// lines.
 /// Another `BITS` or `AGE_WEIGHT`, options this build does not know or a generation out of
 /// range are [`FileError::Invalid`].
-pub(crate) fn load_table(
+pub(crate) fn load_table<T: Words>(
     r: impl Read,
+    kind: Kind,
     bits: u32,
     age_weight: i32,
-) -> Result<(TableHeader, Region<Bucket>), Error> {
-    let (header, buckets, _) =
-        format::load::<Bucket>(r, Kind::SearchCache, HugePages::Advise, occupied_entries)?;
+) -> Result<(TableHeader, Region<T>), Error> {
+    let (header, buckets, _) = format::load::<T>(r, kind, HugePages::Advise, counter(kind))?;
     let [saved_bits, encoded, generation, weight] = header.params;
     let mut options = None;
     if saved_bits == u64::from(bits) && weight == age_weight as u64 {
@@ -72,6 +75,19 @@ pub(crate) fn load_table(
         generation: generation as u8,
     };
     Ok((table, buckets))
+}
+
+/// How a line of `kind` counts its occupied entries.
+fn counter(kind: Kind) -> fn(&[u64; 8]) -> u64 {
+    match kind {
+        Kind::DenseCache => occupied_dense_entries,
+        _ => occupied_entries,
+    }
+}
+
+/// Occupied entries of a dense line (words with a non-zero tag, the top 16 bits).
+fn occupied_dense_entries(words: &[u64; 8]) -> u64 {
+    words.iter().filter(|&&w| w >> 48 != 0).count() as u64
 }
 
 /// Occupied entries of a bucket's words (data words with `OCCUPIED`).

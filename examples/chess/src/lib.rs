@@ -26,7 +26,10 @@ pub mod search;
 pub mod see;
 pub mod text;
 pub mod time;
+#[cfg(feature = "trace")]
+pub mod trace;
 pub mod tt;
+pub mod tt_dense;
 pub mod tuning;
 pub mod uci;
 pub mod weights;

@@ -12,8 +12,9 @@
 //! offset of 8, so quiescence entries (depth 0 and below, down to -8) and searches up to depth
 //! 119 fit; the engine never iterates deeper than `MAX_DEPTH` (100).
 
+use crate::tt_dense::DenseEntry;
 use cozy_chess::{Board, Move, Piece, Square};
-use searchcache::{HugePages, Keys, Options, Pack64, SearchCache, Size, Slots};
+use searchcache::{DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots};
 
 /// Scores at or beyond this magnitude are mates: `MATE - plies to mate`.
 pub const MATE: i32 = 32_000;
@@ -29,6 +30,10 @@ const MAX_STORED_DEPTH: i32 = (1 << DEPTH_BITS) - 1 - DEPTH_OFFSET;
 /// A same-generation entry this many plies deeper than the new one survives a non-Exact store
 /// (the seed's "depth + 4" guard against a shallow result replacing a deep one).
 const DEEPER_GUARD: i32 = 4;
+
+/// The `eval` of an entry that does not keep one (the dense layout's, `tt_dense.rs`): no
+/// evaluation is this low (they are clamped well inside the mate bounds).
+pub const NO_EVAL: i16 = i16::MIN;
 
 /// What a stored score means relative to the window it was searched with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,12 +67,19 @@ pub struct TtEntry {
     pub mv: Option<Move>,
     /// Score, node-relative for mates (see [`score_to_tt`]).
     pub score: i16,
-    /// Static evaluation of the position.
+    /// Static evaluation of the position ([`NO_EVAL`] when the table did not keep it).
     pub eval: i16,
     /// Search depth (quiescence: 0 or below).
     pub depth: i8,
     /// How to read `score`.
     pub bound: Bound,
+}
+
+impl TtEntry {
+    /// The static evaluation the table kept, if it kept one (the dense layout does not).
+    pub fn stored_eval(&self) -> Option<i32> {
+        (self.eval != NO_EVAL).then_some(i32::from(self.eval))
+    }
 }
 
 /// Packs a move in 15 bits: from (6), to (6), promotion (3: 0 none, 1 knight … 4 queen).
@@ -203,6 +215,35 @@ pub struct TableConfig {
     pub slots: Slots,
     /// Ask for transparent huge pages.
     pub huge_pages: bool,
+    /// Wide (`SearchCache`) or dense (`DenseCache`) entries: the `TTLayout` option.
+    pub layout: TtLayout,
+}
+
+/// The table's layout (the `TTLayout` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TtLayout {
+    /// Four entries of 56 bits per line, a 64-bit key check: `SearchCache`.
+    #[default]
+    Wide,
+    /// Eight entries of 41 bits per line (the entry without its eval), a 16-bit key check:
+    /// `DenseCache`, twice the entries per MiB.
+    Dense,
+}
+
+/// The table itself, in one layout or the other.
+enum Cache {
+    Wide(SearchCache<TtEntry>),
+    Dense(DenseCache<DenseEntry>),
+}
+
+/// `$body` with `$c` bound to the table, whichever its layout.
+macro_rules! either {
+    ($cache:expr, $c:ident => $body:expr) => {
+        match $cache {
+            Cache::Wide($c) => $body,
+            Cache::Dense($c) => $body,
+        }
+    };
 }
 
 impl TableConfig {
@@ -221,9 +262,10 @@ impl TableConfig {
     }
 }
 
-/// The engine's table: a `SearchCache` of [`TtEntry`], or nothing when `Hash` is 0.
+/// The engine's table: a `SearchCache` of [`TtEntry`] or a `DenseCache` of [`DenseEntry`], or
+/// nothing when `Hash` is 0.
 pub struct TranspositionTable {
-    cache: Option<SearchCache<TtEntry>>,
+    cache: Option<Cache>,
     config: TableConfig,
     /// Prefetch children's buckets (the `TTPrefetch` option, for measuring it).
     pub prefetch: bool,
@@ -243,28 +285,32 @@ impl TranspositionTable {
         })
     }
 
-    fn build(config: TableConfig) -> Result<Option<SearchCache<TtEntry>>, String> {
+    fn build(config: TableConfig) -> Result<Option<Cache>, String> {
         if config.mib == 0 {
             return Ok(None);
         }
-        let cache = SearchCache::with_options(Size::Mib(config.mib), config.options())
-            .map_err(|e| e.to_string())?;
-        Ok(Some(cache))
+        let (size, options) = (Size::Mib(config.mib), config.options());
+        let cache = match config.layout {
+            TtLayout::Wide => SearchCache::with_options(size, options).map(Cache::Wide),
+            TtLayout::Dense => DenseCache::with_options(size, options).map(Cache::Dense),
+        };
+        cache.map(Some).map_err(|e| e.to_string())
     }
 
     /// Rebuilds the table as `config` says, unless it already is. On error the old table (and
     /// its entries) is kept. A resize keeps the slot and page options of the old table, so a
     /// change of those builds a fresh one. The new table's pages are not committed: see
-    /// [`prefault`](Self::prefault).
+    /// [`prefault`](Self::prefault). A change of layout builds a fresh table too.
     pub fn reconfigure(&mut self, config: TableConfig) -> Result<(), String> {
         if config == self.config {
             return Ok(());
         }
+        let same_kind =
+            config.options() == self.config.options() && config.layout == self.config.layout;
         match &mut self.cache {
-            Some(cache) if config.mib > 0 && config.options() == self.config.options() => {
-                cache
-                    .resize(Size::Mib(config.mib))
-                    .map_err(|e| e.to_string())?;
+            Some(cache) if config.mib > 0 && same_kind => {
+                let size = Size::Mib(config.mib);
+                either!(cache, c => c.resize(size)).map_err(|e| e.to_string())?;
             }
             _ => self.cache = Self::build(config)?,
         }
@@ -280,19 +326,25 @@ impl TranspositionTable {
     /// The stored entry for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let cache = self.cache.as_ref()?;
-        if self.refresh {
-            cache.probe_refresh(key)
-        } else {
-            cache.probe(key)
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Probe, key, 0);
+        match (self.cache.as_ref()?, self.refresh) {
+            (Cache::Wide(c), false) => c.probe(key),
+            (Cache::Wide(c), true) => c.probe_refresh(key),
+            (Cache::Dense(c), false) => c.probe(key).map(|e| e.0),
+            (Cache::Dense(c), true) => c.probe_refresh(key).map(|e| e.0),
         }
     }
 
     /// Stores an entry for `key` (merge rules in [`TtEntry::merge`]).
     #[inline]
     pub fn store(&self, key: u64, entry: TtEntry) {
-        if let Some(cache) = &self.cache {
-            cache.store(key, entry);
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Store, key, entry.depth);
+        match &self.cache {
+            Some(Cache::Wide(c)) => c.store(key, entry),
+            Some(Cache::Dense(c)) => c.store(key, DenseEntry(entry)),
+            None => {}
         }
     }
 
@@ -301,15 +353,17 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         if self.prefetch {
             if let Some(cache) = &self.cache {
-                cache.prefetch(key);
+                either!(cache, c => c.prefetch(key));
             }
         }
     }
 
     /// A new search starts: older entries age.
     pub fn new_generation(&self) {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::NewGeneration, 0, 0);
         if let Some(cache) = &self.cache {
-            cache.new_generation();
+            either!(cache, c => c.new_generation());
         }
     }
 
@@ -323,8 +377,10 @@ impl TranspositionTable {
     /// Empties the table; whether its pages stay committed is the crate's `clear`'s business
     /// (the engine then commits them on a thread of its own: [`prefault`](Self::prefault)).
     pub fn clear_entries(&self) {
+        #[cfg(feature = "trace")]
+        crate::trace::record(crate::trace::Op::Clear, 0, 0);
         if let Some(cache) = &self.cache {
-            cache.clear();
+            either!(cache, c => c.clear());
         }
     }
 
@@ -334,17 +390,19 @@ impl TranspositionTable {
     /// entry, so it may run while the table is searched.
     pub fn prefault(&self) {
         if let Some(cache) = &self.cache {
-            cache.prefault();
+            either!(cache, c => c.prefault());
         }
     }
 
     /// UCI `hashfull`, permille.
     pub fn hashfull(&self) -> usize {
-        self.cache.as_ref().map_or(0, SearchCache::hashfull)
+        self.cache
+            .as_ref()
+            .map_or(0, |cache| either!(cache, c => c.hashfull()))
     }
 
     /// Bytes backed by huge pages right now, where the OS says.
     pub fn huge_page_bytes(&self) -> Option<usize> {
-        self.cache.as_ref()?.huge_page_bytes()
+        either!(self.cache.as_ref()?, c => c.huge_page_bytes())
     }
 }

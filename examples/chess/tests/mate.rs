@@ -49,8 +49,14 @@ const MATES: [(&str, i32); 14] = [
 /// the score must be a mate for the right side and never shorter than the true one (a shorter
 /// mate would be a wrong ply conversion of a shared entry).
 fn check_mates(threads: usize, margin: i32) {
+    check_mates_in(threads, margin, "Wide");
+}
+
+/// [`check_mates`] with the table in `layout` (`TTLayout`).
+fn check_mates_in(threads: usize, margin: i32, layout: &str) {
     let mut engine = Engine::start();
     engine.send(&format!("setoption name Threads value {threads}"));
+    engine.send(&format!("setoption name TTLayout value {layout}"));
     for (fen, mate) in MATES {
         engine.send("ucinewgame");
         engine.send(&format!("position fen {fen}"));
@@ -58,7 +64,7 @@ fn check_mates(threads: usize, margin: i32) {
         for depth in plies + margin..plies + margin + 3 {
             let lines = engine.go(&format!("depth {depth}"));
             let info = last_info(&lines);
-            let context = format!("{fen} at depth {depth} ({threads} threads): {info}");
+            let context = format!("{fen} at depth {depth} ({threads} threads, {layout}): {info}");
             match score(info) {
                 Some(("mate", found)) if threads == 1 => assert_eq!(found, mate, "{context}"),
                 Some(("mate", found)) => assert!(
@@ -83,4 +89,10 @@ fn mate_distances_are_exact_at_every_depth() {
 #[test]
 fn mate_distances_are_exact_with_two_threads() {
     check_mates(2, 8);
+}
+
+/// Mate scores are stored node-relative in the dense layout too: exact distances, one thread.
+#[test]
+fn mate_distances_are_exact_in_the_dense_layout() {
+    check_mates_in(1, 10, "Dense");
 }

@@ -2,10 +2,12 @@
 //! score conversion, and the legality check that keeps a colliding entry's move off the board.
 
 use chess::tt::{
-    legal_move, score_from_tt, score_to_tt, unpack_move, Bound, TtEntry, MATE, MAX_PLY,
+    legal_move, score_from_tt, score_to_tt, unpack_move, Bound, TableConfig, TranspositionTable,
+    TtEntry, TtLayout, MATE, MAX_PLY, NO_EVAL,
 };
+use chess::tt_dense::DenseEntry;
 use cozy_chess::{Board, Move, Piece, Square};
-use searchcache::{Pack64, SearchCache, Size};
+use searchcache::{DenseCache, Pack64, SearchCache, Size, Slots};
 
 fn entry(mv: Option<Move>, depth: i8, bound: Bound) -> TtEntry {
     TtEntry {
@@ -152,4 +154,75 @@ fn a_colliding_entrys_move_is_never_played() {
         }
     }
     assert_eq!(legal, 20);
+}
+
+/// The same rules through the dense table: what a store leaves behind is the wide table's
+/// answer without the eval.
+#[test]
+fn the_dense_table_keeps_the_same_rules() {
+    let mv = Some("e2e4".parse::<Move>().unwrap());
+    let old = entry(mv, 10, Bound::Lower);
+    let table = DenseCache::<DenseEntry>::new(Size::Mib(1)).unwrap();
+    let no_eval = |e: TtEntry| Some(DenseEntry(TtEntry { eval: NO_EVAL, ..e }));
+    table.store(42, DenseEntry(old));
+    table.store(42, DenseEntry(entry(None, 1, Bound::Upper)));
+    assert_eq!(table.probe(42), no_eval(old), "a deep entry stays");
+    table.new_generation();
+    table.store(42, DenseEntry(entry(None, 1, Bound::Upper)));
+    assert_eq!(table.probe(42), no_eval(entry(mv, 1, Bound::Upper)));
+}
+
+/// A foreign dense entry's move is checked as a wide one's: of every 15-bit pattern, only the
+/// 20 legal moves pass.
+#[test]
+fn a_colliding_dense_entrys_move_is_never_played() {
+    let board = Board::default();
+    let legal = (0..1u64 << 15)
+        .filter_map(|bits| legal_move(&DenseEntry::unpack(bits | 3 << 38).0, &board))
+        .inspect(|&mv| assert!(board.is_legal(mv)))
+        .count();
+    assert_eq!(legal, 20);
+}
+
+/// The engine's table in either layout: entries round-trip (the dense one without its eval),
+/// `hashfull` counts this generation's entries, and a change of layout builds a fresh table.
+#[test]
+fn the_engine_table_works_in_both_layouts() {
+    for layout in [TtLayout::Wide, TtLayout::Dense] {
+        let config = TableConfig {
+            mib: 1,
+            slots: Slots::Bucket,
+            huge_pages: false,
+            layout,
+        };
+        let tt = TranspositionTable::new(config).unwrap();
+        let e = entry(Some("g1f3".parse().unwrap()), 7, Bound::Exact);
+        tt.store(99, e);
+        let back = tt.probe(99).unwrap();
+        let eval = if layout == TtLayout::Dense {
+            NO_EVAL
+        } else {
+            -5
+        };
+        assert_eq!(back, TtEntry { eval, ..e }, "{layout:?}");
+        assert_eq!(back.stored_eval().is_some(), layout == TtLayout::Wide);
+        for key in 0..1_000_000u64 {
+            tt.store(key.wrapping_mul(0x9e37_79b9_7f4a_7c15), e);
+        }
+        assert_eq!(tt.hashfull(), 1000, "{layout:?}");
+        tt.new_generation();
+        assert_eq!(tt.hashfull(), 0, "{layout:?}");
+        let mut tt = tt;
+        let other = match layout {
+            TtLayout::Wide => TtLayout::Dense,
+            TtLayout::Dense => TtLayout::Wide,
+        };
+        tt.reconfigure(TableConfig {
+            layout: other,
+            ..config
+        })
+        .unwrap();
+        assert_eq!(tt.config().layout, other);
+        assert_eq!(tt.probe(99), None, "a fresh table");
+    }
 }

@@ -58,6 +58,7 @@ fn realistic_session_with_garbage() {
         "Threads",
         "Clear Hash",
         "TTSlots",
+        "TTLayout",
         "TTPrefetch",
         "HugePages",
         "MultiPV",
@@ -185,19 +186,23 @@ fn hash_and_threads_change_between_searches() {
     let board: Board = fen.parse().unwrap();
     engine.send(&format!("position fen {fen}"));
     let settings = [
-        ("1", "1", "Bucket"),
-        ("64", "2", "Bucket"),
-        ("0", "1", "Bucket"),
-        ("3", "3", "Single"),
-        ("16", "1", "Bucket"),
+        ("1", "1", "Bucket", "Wide"),
+        ("1", "2", "Bucket", "Dense"),
+        ("64", "2", "Bucket", "Wide"),
+        ("0", "1", "Bucket", "Dense"),
+        ("3", "3", "Single", "Wide"),
+        ("3", "1", "Single", "Dense"),
+        ("16", "1", "Bucket", "dense"),
+        ("16", "1", "Bucket", "Wide"),
     ];
-    for (hash, threads, slots) in settings {
+    for (hash, threads, slots, layout) in settings {
         engine.send(&format!("setoption name Hash value {hash}"));
         engine.send(&format!("setoption name Threads value {threads}"));
         engine.send(&format!("setoption name TTSlots value {slots}"));
+        engine.send(&format!("setoption name TTLayout value {layout}"));
         assert!(
             engine.sync().is_empty(),
-            "options {hash}/{threads}/{slots} answered with errors"
+            "options {hash}/{threads}/{slots}/{layout} answered with errors"
         );
         let lines = engine.go("depth 7");
         assert_well_formed(&lines);
@@ -218,6 +223,12 @@ fn hash_and_threads_change_between_searches() {
         answer.len() == 1 && answer[0].starts_with("info string error: "),
         "{answer:?}"
     );
+    engine.send("setoption name TTLayout value Sparse");
+    let answer = engine.sync();
+    assert!(
+        answer.len() == 1 && answer[0].starts_with("info string error: TTLayout must be"),
+        "{answer:?}"
+    );
     engine.send("setoption name Threads value 0");
     let answer = engine.sync();
     assert!(
@@ -234,6 +245,33 @@ fn hash_and_threads_change_between_searches() {
         .unwrap();
     assert!(hashfull > 0, "the 16 MiB table was kept and used");
     assert!(engine.quit());
+}
+
+/// `hashfull` counts this search's entries in either layout: a 1 MiB table fills (the dense
+/// one holds twice the entries, so both read near 1000 after a deep enough search), and the
+/// next search starts from 0 again in the sense that old entries do not count.
+#[test]
+fn hashfull_is_right_in_both_layouts() {
+    for layout in ["Wide", "Dense"] {
+        let mut engine = Engine::start();
+        engine.send("setoption name Hash value 1");
+        engine.send(&format!("setoption name TTLayout value {layout}"));
+        engine.send("position startpos");
+        assert!(engine.sync().is_empty());
+        let hashfull = |lines: &[String]| -> u64 {
+            field(last_info(lines), "hashfull")
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let full = hashfull(&engine.go("nodes 1500000"));
+        assert!(full > 900 && full <= 1000, "{layout}: hashfull {full}");
+        // A search of a few nodes writes a few entries: old ones do not count.
+        engine.send("position startpos moves e2e4 e7e5");
+        let fresh = hashfull(&engine.go("nodes 300"));
+        assert!(fresh < 100, "{layout}: hashfull {fresh} after 300 nodes");
+        assert!(engine.quit());
+    }
 }
 
 #[test]
@@ -308,6 +346,8 @@ fn random_lines_never_kill_the_engine() {
         "Clear",
         "TTSlots",
         "Single",
+        "TTLayout",
+        "Dense",
         "perft",
         "perft-tt",
         "bench",

@@ -347,7 +347,9 @@ impl<'a> Worker<'a> {
         }
         let in_check = !board.checkers().is_empty();
         // The table keeps the evaluation itself; the search uses it corrected.
-        let raw_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        let raw_eval = entry
+            .and_then(|e| e.stored_eval())
+            .unwrap_or_else(|| evaluate(board));
         let static_eval = self.corrected(board, raw_eval, in_check);
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = !in_check
@@ -733,7 +735,9 @@ impl<'a> Worker<'a> {
             tt_move = legal_move(entry, board);
         }
         let in_check = !board.checkers().is_empty();
-        let raw_eval = entry.map_or_else(|| evaluate(board), |e| i32::from(e.eval));
+        let raw_eval = entry
+            .and_then(|e| e.stored_eval())
+            .unwrap_or_else(|| evaluate(board));
         let static_eval = self.corrected(board, raw_eval, in_check);
         let original_alpha = alpha;
         let mut best_score = if in_check {

@@ -7,7 +7,7 @@ use crate::draws::insufficient_material;
 use crate::ordering::is_tactical;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
 use crate::see::see_at_least;
-use crate::tt::{TableConfig, TranspositionTable, MATE_BOUND};
+use crate::tt::{TableConfig, TranspositionTable, TtLayout, MATE_BOUND};
 use cozy_chess::{Board, Color, GameStatus};
 use searchcache::Slots;
 use std::collections::BTreeMap;
@@ -141,6 +141,7 @@ pub fn game_table() -> Result<TranspositionTable, String> {
         mib: TABLE_MIB,
         slots: Slots::Bucket,
         huge_pages: false,
+        layout: TtLayout::Wide,
     })
 }
 

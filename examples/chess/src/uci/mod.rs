@@ -16,7 +16,7 @@ use crate::say;
 use crate::search::{search, Limits, Shared, Task, MAX_DEPTH};
 use crate::text::{parse_in_range, truncate};
 use crate::time::Deadlines;
-use crate::tt::{TableConfig, TranspositionTable};
+use crate::tt::{TableConfig, TranspositionTable, TtLayout};
 use cozy_chess::Board;
 use searchcache::Slots;
 use std::sync::atomic::Ordering::Relaxed;
@@ -88,6 +88,7 @@ impl Engine {
             mib: DEFAULT_HASH_MIB,
             slots: Slots::Bucket,
             huge_pages: true,
+            layout: TtLayout::Wide,
         })?;
         tt.prefault();
         Ok(Engine {
@@ -196,6 +197,7 @@ impl Engine {
         say!("option name Clear Hash type button");
         say!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}");
         say!("option name TTSlots type combo default Bucket var Bucket var Single");
+        say!("option name TTLayout type combo default Wide var Wide var Dense");
         say!("option name TTPrefetch type check default true");
         say!("option name TTRefresh type check default false");
         say!("option name HugePages type check default true");

@@ -3,7 +3,7 @@
 
 use crate::memory::table_budget;
 use crate::text::{parse_bool, parse_in_range, truncate};
-use crate::tt::TableConfig;
+use crate::tt::{TableConfig, TtLayout};
 use crate::uci::{
     Engine, Reply, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
 };
@@ -71,6 +71,19 @@ impl Engine {
                     }
                 };
                 self.reconfigure_table("TTSlots", |c| TableConfig { slots, ..c })
+            }
+            "ttlayout" => {
+                let layout = match value.to_ascii_lowercase().as_str() {
+                    "wide" => TtLayout::Wide,
+                    "dense" => TtLayout::Dense,
+                    _ => {
+                        return Err(format!(
+                            "TTLayout must be Wide or Dense, not '{}'",
+                            truncate(&value)
+                        ))
+                    }
+                };
+                self.reconfigure_table("TTLayout", |c| TableConfig { layout, ..c })
             }
             "ttrefresh" => {
                 let on = parse_bool(&value, "TTRefresh")?;

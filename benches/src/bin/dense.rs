@@ -1,0 +1,304 @@
+//! Issue 29: the dense layout (`DenseCache`) against the wide one (`SearchCache`) and a
+//! hand-written Stockfish-style table (`searchcache_bench::handwritten`), side by side in one
+//! process:
+//!
+//! 1. entries per MiB;
+//! 2. probe and store ns per operation (CPU time of the thread, so that preemption on a shared
+//!    machine is not counted) at `--mib` (default 1024), 1 and 2 threads, as paired
+//!    ratios: each round runs every cell once for `--secs`, in an order rotated every round,
+//!    and the report gives the median over `--rounds` of each round's ratio;
+//! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
+//!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
+//!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
+//!    skips part 2.
+//!
+//! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
+
+use searchcache::{DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
+use searchcache_bench::handwritten::Stockfish10;
+use searchcache_bench::rng::{below, key_of, WyRand};
+use std::hint::black_box;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+const USAGE: &str =
+    "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE] [--timings true|false]";
+
+/// A bench value: 24 bits of its key (to count false hits) and a depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Value {
+    key_bits: u32,
+    depth: i8,
+}
+
+impl Pack64 for Value {
+    const BITS: u32 = 32;
+    fn pack(self) -> u64 {
+        u64::from(self.key_bits) | u64::from(self.depth as u8) << 24
+    }
+    fn unpack(bits: u64) -> Self {
+        Value {
+            key_bits: bits as u32 & 0xff_ffff,
+            depth: (bits >> 24) as u8 as i8,
+        }
+    }
+    fn depth(&self) -> i32 {
+        self.depth.into()
+    }
+}
+
+fn value(key: u64, depth: i8) -> Value {
+    Value {
+        key_bits: (key >> 40) as u32,
+        depth,
+    }
+}
+
+/// The three tables behind one face.
+trait Table: Sync {
+    fn probe(&self, key: u64) -> Option<Value>;
+    fn store(&self, key: u64, v: Value);
+    fn new_generation(&self);
+    fn clear(&self);
+}
+
+macro_rules! table {
+    ($t:ty) => {
+        impl Table for $t {
+            fn probe(&self, key: u64) -> Option<Value> {
+                <$t>::probe(self, key)
+            }
+            fn store(&self, key: u64, v: Value) {
+                <$t>::store(self, key, v);
+            }
+            fn new_generation(&self) {
+                <$t>::new_generation(self);
+            }
+            fn clear(&self) {
+                <$t>::clear(self);
+            }
+        }
+    };
+}
+
+table!(SearchCache<Value>);
+table!(DenseCache<Value>);
+table!(Stockfish10<Value>);
+
+/// Zobrist-like keys, as engines hand them: `Keys::Random` for both crate tables.
+fn options(huge: bool) -> Options {
+    let pages = if huge {
+        HugePages::Advise
+    } else {
+        HugePages::Never
+    };
+    Options::default().keys(Keys::Random).huge_pages(pages)
+}
+
+/// The cells of the timing runs, by name.
+fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
+    let size = Size::Mib(mib);
+    vec![
+        (
+            "wide",
+            Box::new(SearchCache::with_options(size, options(true)).unwrap()),
+        ),
+        (
+            "dense",
+            Box::new(DenseCache::with_options(size, options(true)).unwrap()),
+        ),
+        (
+            "dense 4K",
+            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+        ),
+        ("hand 4K", Box::new(Stockfish10::new(mib << 20))),
+    ]
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux's `/proc/thread-self/schedstat`), so that
+/// time spent preempted by other jobs on a shared machine is not counted; wall time elsewhere.
+fn cpu_ns(wall: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or_else(|| wall.elapsed().as_nanos() as f64)
+}
+
+/// CPU ns per operation per thread of `threads` threads running `op` on `table` for `secs` of
+/// wall time each.
+fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Duration) -> f64 {
+    let start = Barrier::new(threads);
+    let per_thread: Vec<f64> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let start = &start;
+                s.spawn(move || {
+                    let mut rng = WyRand::new(t as u64 * 7919 + 1);
+                    start.wait();
+                    let begin = Instant::now();
+                    let cpu = cpu_ns(begin);
+                    let mut ops = 0u64;
+                    while begin.elapsed() < secs {
+                        for _ in 0..1024 {
+                            let key = key_of(below(rng.next_u64(), universe));
+                            if store {
+                                table.store(key, value(key, (key & 7) as i8));
+                            } else {
+                                black_box(table.probe(key));
+                            }
+                        }
+                        ops += 1024;
+                    }
+                    (cpu_ns(begin) - cpu) / ops as f64
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    per_thread.iter().sum::<f64>() / threads as f64
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Part 2: the paired timing runs.
+fn timings(mib: usize, rounds: usize, secs: Duration) {
+    let cells = tables(mib);
+    // The universe: what the dense table holds at load factor 1.
+    let universe = (mib as u64) << 17;
+    for (name, t) in &cells {
+        let begin = Instant::now();
+        for i in 0..universe {
+            let key = key_of(i);
+            t.store(key, value(key, (key & 7) as i8));
+        }
+        eprintln!("filled {name} in {:.1?}", begin.elapsed());
+    }
+    println!("\n| {mib} MiB | threads | wide ns | dense ns | dense 4K ns | hand 4K ns | dense ÷ wide | dense 4K ÷ hand 4K |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for store in [false, true] {
+        for threads in [1, 2] {
+            let mut ns: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
+            let (mut vs_wide, mut vs_hand) = (Vec::new(), Vec::new());
+            for round in 0..rounds {
+                let mut this = vec![0.0; cells.len()];
+                for k in 0..cells.len() {
+                    let i = (k + round) % cells.len();
+                    this[i] = cell(cells[i].1.as_ref(), universe, threads, store, secs);
+                    ns[i].push(this[i]);
+                }
+                vs_wide.push(this[1] / this[0]);
+                vs_hand.push(this[2] / this[3]);
+            }
+            let op = if store { "store" } else { "probe" };
+            let m: Vec<String> = ns
+                .into_iter()
+                .map(|v| format!("{:.1}", median(v)))
+                .collect();
+            println!(
+                "| {op} | {threads} | {} | {:.3} | {:.3} |",
+                m.join(" | "),
+                median(vs_wide),
+                median(vs_hand)
+            );
+        }
+    }
+}
+
+/// Part 3: hit rates replaying a trace of (op, depth, key) records.
+fn hit_rates(path: &str) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let ops: Vec<(u8, i8, u64)> = bytes
+        .chunks_exact(10)
+        .map(|r| {
+            (
+                r[0],
+                r[1] as i8,
+                u64::from_le_bytes(r[2..10].try_into().unwrap()),
+            )
+        })
+        .collect();
+    let probes = ops.iter().filter(|o| o.0 == 0).count();
+    println!(
+        "\nTrace {path}: {} operations, {probes} probes\n",
+        ops.len()
+    );
+    println!("| Hash | wide hit % | dense hit % | hand hit % | false hits (wide / dense / hand) |");
+    println!("|---|---|---|---|---|");
+    for mib in [1, 4, 16] {
+        let size = Size::Mib(mib);
+        let cells: [Box<dyn Table>; 3] = [
+            Box::new(SearchCache::with_options(size, options(false)).unwrap()),
+            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+            Box::new(Stockfish10::new(mib << 20)),
+        ];
+        let results: Vec<(f64, u64)> = cells.iter().map(|t| replay(t.as_ref(), &ops)).collect();
+        println!(
+            "| {mib} MiB | {:.2} | {:.2} | {:.2} | {} / {} / {} |",
+            100.0 * results[0].0,
+            100.0 * results[1].0,
+            100.0 * results[2].0,
+            results[0].1,
+            results[1].1,
+            results[2].1
+        );
+    }
+    Ok(())
+}
+
+/// Hit rate and false hits (a value stored for another key) of `t` replaying `ops`.
+fn replay(t: &dyn Table, ops: &[(u8, i8, u64)]) -> (f64, u64) {
+    let (mut probes, mut hits, mut wrong) = (0u64, 0u64, 0u64);
+    for &(op, depth, key) in ops {
+        match op {
+            0 => {
+                probes += 1;
+                if let Some(v) = t.probe(key) {
+                    hits += 1;
+                    wrong += u64::from(v.key_bits != value(key, 0).key_bits);
+                }
+            }
+            1 => t.store(key, value(key, depth)),
+            2 => t.new_generation(),
+            _ => t.clear(),
+        }
+    }
+    (hits as f64 / probes.max(1) as f64, wrong)
+}
+
+fn main() -> Result<(), String> {
+    let (mut mib, mut rounds, mut secs, mut trace) = (1024usize, 15usize, 0.05f64, None);
+    let mut timed = true;
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(USAGE)?;
+        let bad = || format!("bad value '{value}' for {flag}\n{USAGE}");
+        match flag.as_str() {
+            "--mib" => mib = value.parse().ok().filter(|&m| m > 0).ok_or_else(bad)?,
+            "--rounds" => rounds = value.parse().ok().filter(|&r| r > 0).ok_or_else(bad)?,
+            "--secs" => {
+                secs = value
+                    .parse()
+                    .ok()
+                    .filter(|&s: &f64| s > 0.0)
+                    .ok_or_else(bad)?
+            }
+            "--trace" => trace = Some(value),
+            "--timings" => timed = value.parse().map_err(|_| bad())?,
+            _ => return Err(USAGE.into()),
+        }
+    }
+    let wide = SearchCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
+    let dense = DenseCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
+    let hand = Stockfish10::<Value>::new(1 << 20).capacity();
+    println!("Entries per MiB: wide {wide}, dense {dense}, hand-written {hand}; dense ÷ wide {:.2}, hand ÷ wide {:.2}", dense as f64 / wide as f64, hand as f64 / wide as f64);
+    if let Some(path) = trace {
+        hit_rates(&path)?;
+    }
+    if timed {
+        timings(mib, rounds, Duration::from_secs_f64(secs));
+    }
+    Ok(())
+}

@@ -1,0 +1,399 @@
+//! `DenseCache`: the transposition table in the dense layout, eight one-word entries per line.
+
+use crate::alloc::{self, Region};
+use crate::dense_line::{self, choose, held, Choice, Line, DENSE_ENTRIES};
+use crate::dense_word::{decode, encode, generation_of, restamp, tag16, tag_of, FitsDense};
+use crate::error::Error;
+use crate::mix::{mix64, scale};
+use crate::options::{Keys, Options, Slots};
+use crate::pack::{age, Pack64, GENERATION_MASK};
+use crate::persist::{self, Kind, TableHeader};
+use crate::size::Size;
+use crate::stats::{CacheStats, Counters};
+use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use std::fmt;
+use std::io::{Read, Write};
+use std::marker::PhantomData;
+use std::ops::Range;
+
+/// Bytes per dense line: one cache line of eight one-word entries.
+const LINE_BYTES: usize = 64;
+
+/// Lines sampled by `hashfull`: 125 lines are 1,000 entries.
+const HASHFULL_SAMPLE_LINES: usize = 125;
+
+/// Tables of this many bytes and more are cleared and prefaulted by rayon's threads (as the
+/// wide table's).
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
+const PARALLEL_BYTES: usize = 16 << 20;
+
+/// A fixed-size, lossy, lockless hash table like [`SearchCache`](crate::SearchCache), in the
+/// dense layout: eight entries of one 64-bit word per 64-byte line (a 16-bit key check, the
+/// generation and 41 bits of value), twice the wide table's entries per MiB.
+///
+/// # When to pick it
+///
+/// Pick it when the table is under pressure (small `Hash`, long searches, many threads) and
+/// the value fits in 41 bits: it keeps twice the entries in the same memory. Pick
+/// [`SearchCache`](crate::SearchCache) when values need up to 56 bits, or when a false hit is
+/// costly (the wide table checks 64 key bits, this one 16). BENCHMARKS.md, "Dense layout",
+/// has the measurements.
+///
+/// Why a sibling type and not an option: the payload width is a property of the type, so a
+/// value too wide for this layout is refused where the table is built, at compile time, and
+/// the wide table's code and its guarantees stay exactly as they were. Both types take the
+/// same [`Options`], [`Size`] and [`Pack64`] values and have the same methods.
+///
+/// # Guarantees
+///
+/// * **No torn entries.** Every entry is one atomic word, written by one store and read by one
+///   load: a probe sees a whole word some store wrote. Racing stores can lose one another's
+///   write, as in the wide table, but never mix two.
+/// * **False hits, exactly.** A probe returns the value of the first entry of its line (its
+///   slot, with [`Slots::Single`]) whose 16-bit tag equals the key's. The tag is the low 16
+///   bits of the table's key (`mix64(key)`, or the key with [`Keys::Random`]), 0 counting as
+///   1; the line comes from the high bits. So a probe of a key that is not stored returns
+///   another key's value when a stored key of its line has the same tag: for random keys and a
+///   line holding `e` entries, with probability `1 − (1 − p)^e ≤ e · p`, where
+///   `p = (2^16 + 2) / 2^32 ≈ 2^-16` is the chance that two random keys share a tag (0 and 1
+///   both give tag 1). A full line (`e = 8`) gives about `8 · 2^-16 ≈ 1.22 · 10^-4` per probe
+///   of an absent key; [`Slots::Single`], `e = 1`, about `2^-16`. A test measures it.
+///   Callers check what they read (a chess engine checks the move for legality).
+/// * **Lossy**, **depth − `AGE_WEIGHT` · age** replacement, [`merge`](Pack64::merge),
+///   generations modulo 128, `clear`, `prefault`, huge pages, `save`/`load` and errors instead
+///   of aborts: as [`SearchCache`](crate::SearchCache).
+/// * An empty entry never matches: a written word's tag is never 0.
+/// * **`hashfull`** is the permille of the first 1,000 entries (125 lines) written in this
+///   generation.
+///
+/// # Memory
+///
+/// 8 bytes per entry, 131,072 entries per MiB.
+///
+/// # Example
+///
+/// ```
+/// use searchcache::{DenseCache, Size};
+///
+/// let table: DenseCache<u32> = DenseCache::new(Size::Mib(1))?;
+/// assert_eq!(table.capacity(), 131_072);
+/// table.store(0xDEAD_BEEF, 42);
+/// assert_eq!(table.probe(0xDEAD_BEEF), Some(42));
+/// # Ok::<(), searchcache::Error>(())
+/// ```
+///
+/// A value wider than 41 bits does not compile:
+///
+/// ```compile_fail
+/// use searchcache::{DenseCache, Pack64, Size};
+///
+/// #[derive(Clone, Copy)]
+/// struct Wide(u64);
+/// impl Pack64 for Wide {
+///     const BITS: u32 = 42;
+///     fn pack(self) -> u64 { self.0 }
+///     fn unpack(bits: u64) -> Self { Wide(bits) }
+/// }
+/// let t = DenseCache::<Wide>::new(Size::Mib(1)); // error: evaluation of constant failed
+/// ```
+pub struct DenseCache<V: Pack64> {
+    lines: Region<Line>,
+    generation: AtomicU8,
+    options: Options,
+    counters: Counters,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    intent: Intent,
+    _values: PhantomData<fn(V) -> V>,
+}
+
+impl<V: Pack64> DenseCache<V> {
+    /// A table of `size` with the default [`Options`].
+    ///
+    /// Errors: a size below one line (64 bytes, 8 entries), a size that overflows the address
+    /// space, or memory the OS refuses. Never panics or aborts.
+    pub fn new(size: Size) -> Result<Self, Error> {
+        Self::with_options(size, Options::default())
+    }
+
+    /// A table of `size` built as `options` say. Errors: as [`new`](Self::new).
+    pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
+        let () = FitsDense::<V>::CHECK;
+        let lines = size.lines(LINE_BYTES, DENSE_ENTRIES)?;
+        Ok(Self::from_lines(
+            Region::zeroed(lines, options.huge_pages)?,
+            options,
+            0,
+        ))
+    }
+
+    fn from_lines(lines: Region<Line>, options: Options, generation: u8) -> Self {
+        DenseCache {
+            lines,
+            generation: AtomicU8::new(generation),
+            options,
+            counters: Counters::new(),
+            intent: Intent::new(),
+            _values: PhantomData,
+        }
+    }
+
+    /// Replaces the table with an empty one of `size`, keeping the generation. The new memory
+    /// is allocated first, so on error the old table is kept, entries and all.
+    pub fn resize(&mut self, size: Size) -> Result<(), Error> {
+        let mut fresh = Self::with_options(size, self.options)?;
+        fresh.generation = AtomicU8::new(self.generation());
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The table's key: `mix64(key)`, or the key itself with [`Keys::Random`].
+    #[inline(always)]
+    fn mixed(&self, key: u64) -> u64 {
+        match self.options.keys {
+            Keys::Any => mix64(key),
+            Keys::Random => key,
+        }
+    }
+
+    /// The line of a table key, and which of its entries the key may use.
+    #[inline(always)]
+    fn locate(&self, mixed: u64) -> (&Line, Range<usize>) {
+        let n = self.lines.len();
+        match self.options.slots {
+            Slots::Bucket => (&self.lines[scale(mixed, n)], 0..DENSE_ENTRIES),
+            Slots::Single => {
+                // The single slot lies in the line `Slots::Bucket` uses, as in the wide table.
+                let slot = scale(mixed, n * DENSE_ENTRIES);
+                let i = slot % DENSE_ENTRIES;
+                (&self.lines[slot / DENSE_ENTRIES], i..i + 1)
+            }
+        }
+    }
+
+    /// The line `key` lives in, `0..lines()`. Exposed for tests; never needed to use the table.
+    #[must_use]
+    pub fn line_of(&self, key: u64) -> usize {
+        scale(self.mixed(key), self.lines.len())
+    }
+
+    /// The 16-bit tag `key`'s entries carry, `1..=65535`: two keys of one line with the same
+    /// tag are one key to the table (the Guarantees' false hit). Exposed for tests.
+    #[must_use]
+    pub fn tag_of(&self, key: u64) -> u16 {
+        tag16(self.mixed(key)) as u16
+    }
+
+    /// The first matching entry of `key`'s line: its line, index, word (0: none) and tag.
+    #[inline(always)]
+    fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
+        let mixed = self.mixed(key);
+        let tag = tag16(mixed);
+        let (line, entries) = self.locate(mixed);
+        let (at, word) = if entries == (0..DENSE_ENTRIES) {
+            held(0..DENSE_ENTRIES, tag, |i| dense_line::read(line, i))
+        } else {
+            held(entries, tag, |i| dense_line::read(line, i))
+        };
+        (line, at, word, tag)
+    }
+
+    /// The value stored for `key` (or for a key of the same line and tag), or `None`. See the
+    /// type's Guarantees.
+    #[inline]
+    #[must_use = "a probe only reads the table: use its answer"]
+    pub fn probe(&self, key: u64) -> Option<V> {
+        self.intent.read();
+        let (_, _, word, _) = self.find(key);
+        let found = (word != 0).then(|| decode(word));
+        self.counters.probe(found.is_some());
+        found
+    }
+
+    /// [`probe`](Self::probe), and on a hit of an entry written in an earlier generation,
+    /// rewrites it stamped with the current one (as
+    /// [`SearchCache::probe_refresh`](crate::SearchCache::probe_refresh)).
+    #[inline]
+    #[must_use = "a probe's answer is what it is for"]
+    pub fn probe_refresh(&self, key: u64) -> Option<V> {
+        self.intent.write();
+        let (line, at, word, _) = self.find(key);
+        self.counters.probe(word != 0);
+        if word == 0 {
+            return None;
+        }
+        let now = self.generation();
+        if generation_of(word) != now {
+            dense_line::write(line, at, restamp(word, now));
+        }
+        Some(decode(word))
+    }
+
+    /// Stores `value` for `key`: in the entry holding the key's tag (where [`Pack64::merge`]
+    /// decides), else an empty entry, else over the entry of least `depth − AGE_WEIGHT · age`
+    /// (the first of equals).
+    #[inline]
+    pub fn store(&self, key: u64, value: V) {
+        self.intent.write();
+        let mixed = self.mixed(key);
+        let tag = tag16(mixed);
+        let now = self.generation();
+        let (line, entries) = self.locate(mixed);
+        let choice = if entries == (0..DENSE_ENTRIES) {
+            choose::<V>(line, 0..DENSE_ENTRIES, tag, now)
+        } else {
+            choose::<V>(line, entries, tag, now)
+        };
+        match choice {
+            Choice::Held { slot, word } => {
+                let old = decode(word);
+                if let Some(merged) = value.merge(old, age(now, generation_of(word))) {
+                    dense_line::write(line, slot, encode(tag, merged, now));
+                }
+                self.counters.store(false);
+            }
+            Choice::Victim { slot, evicts } => {
+                dense_line::write(line, slot, encode(tag, value, now));
+                self.counters.store(evicts);
+            }
+        }
+    }
+
+    /// Starts loading `key`'s line into the cache (a hint, as
+    /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        alloc::prefetch(self.locate(self.mixed(key)).0);
+    }
+
+    /// Starts a new generation: every stored entry becomes one generation older (mod 128).
+    pub fn new_generation(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The current generation, `0..128`.
+    #[must_use]
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) & GENERATION_MASK
+    }
+
+    /// Permille of entries written (stored or refreshed) in the current generation, over the
+    /// first 125 lines (1,000 entries; the whole table when smaller), for UCI's `hashfull`.
+    #[must_use]
+    pub fn hashfull(&self) -> usize {
+        self.intent.read();
+        let now = self.generation();
+        let sample = &self.lines[..self.lines.len().min(HASHFULL_SAMPLE_LINES)];
+        let current = sample
+            .iter()
+            .flat_map(|line| (0..DENSE_ENTRIES).map(move |i| dense_line::read(line, i)))
+            .filter(|&word| tag_of(word) != 0 && generation_of(word) == now)
+            .count();
+        current * 1000 / (sample.len() * DENSE_ENTRIES)
+    }
+
+    /// Empties every entry, keeping the generation; as
+    /// [`SearchCache::clear`](crate::SearchCache::clear) (mapped tables give their pages back).
+    pub fn clear(&self) {
+        self.intent.write();
+        if !self.lines.release_pages() {
+            self.for_each_chunk(1, |chunk| {
+                chunk.iter().for_each(|l| alloc::clear_words(&l.0));
+            });
+        }
+    }
+
+    /// Makes the OS back the whole table with memory now; changes no entry (as
+    /// [`SearchCache::prefault`](crate::SearchCache::prefault)).
+    pub fn prefault(&self) {
+        const LINES_PER_PAGE: usize = 4096 / LINE_BYTES;
+        self.for_each_chunk(LINES_PER_PAGE, |chunk| {
+            let _ = chunk[0].0[0].compare_exchange(0, 0, Relaxed, Relaxed);
+        });
+    }
+
+    /// Runs `work` on each run of `unit` lines: on rayon's pool for big tables.
+    fn for_each_chunk(&self, unit: usize, work: impl Fn(&[Line]) + Sync + Send) {
+        #[cfg(not(any(loom, searchcache_loom)))]
+        if self.memory_bytes() >= PARALLEL_BYTES {
+            use rayon::prelude::*;
+            self.lines
+                .par_chunks(16_384)
+                .for_each(|chunk| chunk.chunks(unit).for_each(&work));
+            return;
+        }
+        self.lines.chunks(unit).for_each(work);
+    }
+
+    /// Entries when full: 8 per line.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.lines.len() * DENSE_ENTRIES
+    }
+
+    /// The number of 64-byte lines.
+    #[must_use]
+    pub fn lines(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Bytes of entry memory: `64 × lines()`.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.lines.len() * LINE_BYTES
+    }
+
+    /// The options the table was built with.
+    #[must_use]
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Bytes of the table on transparent huge pages now (Linux; `None` elsewhere).
+    #[must_use]
+    pub fn huge_page_bytes(&self) -> Option<usize> {
+        alloc::huge_page_bytes(self.lines.address())
+    }
+
+    /// Writes the table to `w` in the format of [`crate::persist`] (kind 5, `DenseCache`).
+    /// Errors: [`Error::Io`] from `w`.
+    pub fn save(&self, w: impl Write) -> Result<(), Error> {
+        let header = TableHeader {
+            bits: V::BITS,
+            age_weight: V::AGE_WEIGHT,
+            options: self.options,
+            generation: self.generation(),
+        };
+        persist::save_table(w, Kind::DenseCache, header, &self.lines)
+    }
+
+    /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
+    /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file of
+    /// the wide layout is [`crate::persist::FileError::Kind`].
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        let () = FitsDense::<V>::CHECK;
+        let (header, lines) = persist::load_table(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
+        Ok(Self::from_lines(lines, header.options, header.generation))
+    }
+
+    /// The counters, with the `stats` cargo feature; `None` without it.
+    #[must_use]
+    pub fn stats(&self) -> Option<CacheStats> {
+        self.counters.snapshot()
+    }
+
+    /// Sets the counters back to zero.
+    pub fn reset_stats(&self) {
+        self.counters.reset();
+    }
+}
+
+impl<V: Pack64> fmt::Debug for DenseCache<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DenseCache")
+            .field("lines", &self.lines.len())
+            .field("capacity", &self.capacity())
+            .field("generation", &self.generation())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}

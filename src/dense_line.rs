@@ -1,0 +1,108 @@
+//! A dense line: eight one-word entries in one 64-byte cache line, the one load and one store
+//! of the entry protocol, and the scan that chooses where a store goes.
+//!
+//! Each entry is one `AtomicU64` read with one relaxed load and written with one relaxed store,
+//! so a reader sees a whole word that some store wrote (or zero): there is no torn pair, and
+//! no check word to make one harmless. Two stores racing for one entry leave one of their two
+//! words; two stores of one key racing for two empty entries leave the key twice, and a probe
+//! takes the first (both are values stored for that key).
+
+use crate::alloc::AtomicLine;
+use crate::dense_word::{decode, generation_of, tag_of};
+use crate::pack::{age, Pack64};
+use crate::sync::Ordering::Relaxed;
+use std::hint::select_unpredictable;
+use std::ops::Range;
+
+/// Entries per dense line.
+pub(crate) const DENSE_ENTRIES: usize = 8;
+
+/// Eight entries, one word each.
+pub(crate) type Line = AtomicLine<DENSE_ENTRIES>;
+
+// One cache line of eight words: an entry is one word, never two.
+#[cfg(not(any(loom, searchcache_loom)))]
+const _: () = assert!(size_of::<Line>() == 64 && align_of::<Line>() == 64);
+
+/// Entry `i` of `line`: one load.
+#[inline(always)]
+pub(crate) fn read(line: &Line, i: usize) -> u64 {
+    line.0[i].load(Relaxed)
+}
+
+/// Writes entry `i`: one store, so a reader sees the old word or the new one.
+#[cfg(not(searchcache_naive))]
+#[inline(always)]
+pub(crate) fn write(line: &Line, i: usize, word: u64) {
+    line.0[i].store(word, Relaxed);
+}
+
+// TEST ONLY: `--cfg searchcache_naive` splits the write in two stores, the new tag over the
+// old value first, so that a reader can see one key's tag on another's value; tests/loom.rs
+// and tests/torture.rs must catch it (.ci/run expects them to fail).
+#[cfg(searchcache_naive)]
+pub(crate) fn write(line: &Line, i: usize, word: u64) {
+    use crate::dense_word::TAG_FIELD;
+    let old = line.0[i].load(Relaxed);
+    line.0[i].store(word & TAG_FIELD | old & !TAG_FIELD, Relaxed);
+    line.0[i].store(word, Relaxed);
+}
+
+/// The first entry of `entries` whose tag is `tag`, and its word (0 if none: `tag` is never
+/// 0, so an empty word never matches). Branch-free on table memory, as the wide table's scan
+/// (`table::held`) and for the same reason; scanning backwards keeps the first match.
+#[inline(always)]
+pub(crate) fn held(entries: Range<usize>, tag: u64, words: impl Fn(usize) -> u64) -> (usize, u64) {
+    let (mut at, mut found) = (entries.start, 0);
+    for i in entries.rev() {
+        let word = words(i);
+        let holds = tag_of(word) == tag;
+        at = select_unpredictable(holds, i, at);
+        found = select_unpredictable(holds, word, found);
+    }
+    (at, found)
+}
+
+/// Where a store goes.
+pub(crate) enum Choice {
+    /// The entry holding the key, and its word.
+    Held { slot: usize, word: u64 },
+    /// No entry holds the key: the entry to overwrite, and whether it was occupied.
+    Victim { slot: usize, evicts: bool },
+}
+
+/// The store's choice from one read of each entry: the first entry holding `tag`, else the
+/// first empty entry, else the first of the entries whose `depth − AGE_WEIGHT · age` is
+/// least (the wide table's rule, `table::choose`).
+#[inline(always)]
+pub(crate) fn choose<V: Pack64>(line: &Line, entries: Range<usize>, tag: u64, now: u8) -> Choice {
+    let mut words = [0u64; DENSE_ENTRIES];
+    for i in entries.clone() {
+        words[i] = read(line, i);
+    }
+    let (slot, word) = held(entries.clone(), tag, |i| words[i]);
+    if word != 0 {
+        return Choice::Held { slot, word };
+    }
+    let (mut victim, mut victim_worth) = (entries.start, i64::MAX);
+    for i in entries.rev() {
+        let word = words[i];
+        let worth = if word == 0 {
+            i64::MIN
+        } else {
+            let old_age = i32::from(age(now, generation_of(word)));
+            let old: V = decode(word);
+            i64::from(
+                old.depth()
+                    .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
+            )
+        };
+        let lower = worth <= victim_worth;
+        victim = select_unpredictable(lower, i, victim);
+        victim_worth = select_unpredictable(lower, worth, victim_worth);
+    }
+    Choice::Victim {
+        slot: victim,
+        evicts: victim_worth != i64::MIN,
+    }
+}
