@@ -36,7 +36,7 @@ pub(crate) const TAG_FIELD: u64 = u64::MAX << TAG_SHIFT;
 /// `V` is built.
 pub(crate) struct FitsDense<V>(std::marker::PhantomData<V>);
 
-impl<V: crate::Pack64> FitsDense<V> {
+impl<V: crate::pack::Pack64> FitsDense<V> {
     pub(crate) const CHECK: () = assert!(
         V::BITS <= DENSE_PAYLOAD_BITS,
         "Pack64::BITS exceeds DENSE_PAYLOAD_BITS (41): the top 23 bits of a dense entry hold \
@@ -52,7 +52,7 @@ pub(crate) fn tag16(key: u64) -> u64 {
 
 /// The word for `value` under `tag` (from [`tag16`]), written in `generation`.
 #[inline]
-pub(crate) fn encode<V: crate::Pack64>(tag: u64, value: V, generation: u8) -> u64 {
+pub(crate) fn encode<V: crate::pack::Pack64>(tag: u64, value: V, generation: u8) -> u64 {
     let bits = value.pack();
     let mask = payload_mask::<V>();
     debug_assert!(
@@ -72,7 +72,7 @@ pub(crate) fn tag_of(word: u64) -> u64 {
 
 /// The value of an occupied word.
 #[inline]
-pub(crate) fn decode<V: crate::Pack64>(word: u64) -> V {
+pub(crate) fn decode<V: crate::pack::Pack64>(word: u64) -> V {
     V::unpack(word & PAYLOAD_MASK)
 }
 
@@ -91,7 +91,7 @@ pub(crate) fn restamp(word: u64, generation: u8) -> u64 {
 
 /// The low `V::BITS` bits, at most the dense payload.
 #[inline(always)]
-const fn payload_mask<V: crate::Pack64>() -> u64 {
+const fn payload_mask<V: crate::pack::Pack64>() -> u64 {
     let bits = if V::BITS < DENSE_PAYLOAD_BITS {
         V::BITS
     } else {

@@ -30,6 +30,7 @@ pub mod time;
 pub mod trace;
 pub mod tt;
 pub mod tt_dense;
+pub mod tt_entry;
 pub mod tuning;
 pub mod uci;
 pub mod weights;

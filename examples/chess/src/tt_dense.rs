@@ -13,7 +13,7 @@
 //! itself ([`TtEntry::stored_eval`]). Everything else, and the replacement rules, are the wide
 //! entry's: a dense entry is a wide entry with the eval bits dropped.
 
-use crate::tt::{TtEntry, NO_EVAL};
+use crate::tt_entry::{TtEntry, NO_EVAL};
 use searchcache::Pack64;
 
 /// Bits of the wide payload below the eval (move 15 + score 16).
@@ -56,7 +56,7 @@ impl Pack64 for DenseEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tt::{pack_move, unpack_move, Bound};
+    use crate::tt_entry::{pack_move, unpack_move, Bound};
 
     #[test]
     fn a_dense_entry_is_the_wide_entry_without_its_eval() {

@@ -51,14 +51,24 @@ fn agreed<M: Model>(model: &M, fairness: Fairness) -> Vec<Option<usize>> {
     first
 }
 
-/// The first property's counterexample, printed as the model shows it: the stem's states, then
+/// The name of the model's first `eventually` or `leads_to` property.
+fn first_liveness<M: Model>(model: &M) -> String {
+    let properties = model.properties();
+    let liveness = properties
+        .iter()
+        .find(|p| !matches!(p.expectation, modelcheck::Expectation::Sometimes(_)));
+    liveness.expect("a liveness property").name.to_string()
+}
+
+/// The first liveness property's counterexample, printed as the model shows it: the stem's states, then
 /// the cycle's steps and states.
 fn first_lasso<M: Model>(model: &M, fairness: Fairness) -> (Vec<String>, Vec<(String, String)>) {
     let options = Options {
         fairness,
         mode: Mode::Exact,
         threads: 1,
-        properties: Some(vec![model.properties()[0].name.to_string()]),
+        // The first liveness property (the models list their `sometimes` properties first).
+        properties: Some(vec![first_liveness(model)]),
         ..Options::default()
     };
     let mut report = check_liveness(model, &options).expect("a valid run");

@@ -25,7 +25,10 @@ pub fn permutations_of(values: &mut [u64]) -> u64 {
 /// against an independent count.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::{check, Mode, Model, Options, Verdict};
+    use crate::bfs::{Options, Verdict};
+    use crate::check::check;
+    use crate::model::Model;
+    use crate::visited::Mode;
     use std::collections::HashSet;
     use std::hash::Hash;
 
