@@ -92,7 +92,8 @@ pub struct CheckArgs {
 pub struct SimulationArgs {
     /// Run N random walks instead of the exhaustive search, each from a random initial state
     /// and each step to a uniformly random successor, checking the invariants (and deadlocks)
-    /// on every state visited; stops at the lowest-numbered failing walk and prints its seed.
+    /// on every state visited, and where each `sometimes` property is first reached; stops at
+    /// the lowest-numbered failing walk and prints its seed.
     /// For models too large to search: finding no error proves nothing (exit 4).
     #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
         "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",

@@ -124,6 +124,20 @@ fn write_simulation<M: Model>(
     writeln!(out, "time: {:.3} s", report.elapsed.as_secs_f64())?;
     writeln!(out, "walks/s: {:.0}", report.walks as f64 / secs)?;
     writeln!(out, "steps/s: {:.0}", report.steps as f64 / secs)?;
+    for (name, reached) in &report.sometimes {
+        match reached {
+            Some(r) => writeln!(
+                out,
+                "sometimes {name}: reached in walk {} (seed {}) at step {}",
+                r.walk, r.seed, r.step
+            )?,
+            None => writeln!(
+                out,
+                "sometimes {name}: no walk reached it (nothing is claimed about the states no \
+                 walk visited)"
+            )?,
+        }
+    }
     if let SimulationVerdict::Violation(found) = &report.verdict {
         writeln!(out, "replay: {replay} --seed {}", found.seed)?;
         write_trace(model, &found.trace, out)?;

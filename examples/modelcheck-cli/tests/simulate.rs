@@ -104,6 +104,22 @@ fn no_error_found_is_partial_and_counts_every_walk() {
     assert_eq!(field(&report, "walks"), 200);
     assert!(field(&report, "steps") <= 200 * 20);
     assert!(!report.contains("replay:"));
+    // 2PC's sometimes targets: where a walk first reached each, or that none did.
+    for name in ["AllCommitted", "AllAborted"] {
+        let line = report
+            .lines()
+            .find(|l| l.starts_with(&format!("sometimes {name}: ")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{report}"));
+        assert!(
+            line.contains("reached in walk ") || line.contains("no walk reached it"),
+            "{line}"
+        );
+    }
+    let (_, none, _) = run(&["2pc", "3", "--simulate", "5", "--depth", "0", "--seed", "4"]);
+    assert!(
+        none.contains("sometimes AllAborted: no walk reached it"),
+        "{none}"
+    );
 }
 
 #[test]

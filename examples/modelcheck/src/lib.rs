@@ -101,7 +101,7 @@ pub use property::{Expectation, Predicate, Property};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};
 pub use resident::peak_resident_bytes;
 pub use simulate::{
-    simulate, walk_seed, SimulateOptions, SimulationReport, SimulationVerdict, Violation,
+    simulate, walk_seed, Reached, SimulateOptions, SimulationReport, SimulationVerdict, Violation,
     DEFAULT_SIMULATION_DEPTH,
 };
 pub use size::size_text;

@@ -11,6 +11,7 @@
 
 use crate::expand::{Expansion, Rule};
 use crate::model::Model;
+use crate::property::{Expectation, Predicate};
 use crate::trace::{replay, Failure, Trace};
 use crate::walk_rng::WalkRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -89,6 +90,23 @@ pub struct SimulationReport<M: Model> {
     pub elapsed: Duration,
     /// How it ended.
     pub verdict: SimulationVerdict<M>,
+    /// Each `sometimes` property of the model, in its order, with the first walk that visited
+    /// a state satisfying it (`None`: no walk did, which says nothing about the states no walk
+    /// visited).
+    pub sometimes: Vec<(&'static str, Option<Reached>)>,
+}
+
+/// Where a walk first visited a state satisfying a `sometimes` property: the lowest-numbered
+/// such walk of those run (every walk numbered below a failing one is run, so a walk below it
+/// is the same whatever the threads), its seed, and the step (0: its initial state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The walk's number.
+    pub walk: u64,
+    /// Its own seed: a simulation of one walk with this seed replays it.
+    pub seed: u64,
+    /// The first step at which the walk's state satisfied the property.
+    pub step: usize,
 }
 
 /// How one walk ended.
@@ -108,6 +126,9 @@ enum WalkEnd<S> {
 struct Walker<'a, M: Model> {
     model: &'a M,
     rule: &'a Rule<M>,
+    /// The `sometimes` predicates, and this thread's first (lowest) walk and step for each.
+    sometimes: &'a [&'a Predicate<M::State>],
+    reached: Vec<Option<(u64, usize)>>,
     initials: &'a [M::State],
     depth: usize,
     stop: Option<&'a AtomicBool>,
@@ -119,12 +140,17 @@ struct Walker<'a, M: Model> {
 
 impl<M: Model> Walker<'_, M> {
     /// Walks from `seed`, checking each state with the rule; records each step's position.
-    fn walk(&mut self, seed: u64) -> WalkEnd<M::State> {
+    fn walk(&mut self, (index, seed): (u64, u64)) -> WalkEnd<M::State> {
         let mut rng = WalkRng::new(seed);
         self.ordinals.clear();
         let initial = rng.below(self.initials.len());
         let mut state = self.initials[initial].clone();
         for step in 0..=self.depth {
+            for (p, reached) in self.sometimes.iter().zip(&mut self.reached) {
+                if reached.is_none() && p(&state) {
+                    *reached = Some((index, step));
+                }
+            }
             if let Some(failure) = self.rule.check_new(&state) {
                 return WalkEnd::Failed(initial, failure, state);
             }
@@ -170,6 +196,8 @@ struct Shared<S> {
     walks: AtomicU64,
     steps: AtomicU64,
     stopped: AtomicBool,
+    /// The lowest walk and its step that reached each `sometimes` property.
+    reached: Mutex<Vec<Option<(u64, usize)>>>,
 }
 
 impl<S> Shared<S> {
@@ -191,15 +219,36 @@ impl<S> Shared<S> {
 pub fn simulate<M: Model>(model: &M, options: &SimulateOptions) -> SimulationReport<M> {
     let start = Instant::now();
     let initials = model.initial_states();
-    let report = |walks, steps, verdict| SimulationReport {
+    let properties = model.properties();
+    let sometimes: Vec<(&'static str, &Predicate<M::State>)> = properties
+        .iter()
+        .filter_map(|p| match &p.expectation {
+            Expectation::Sometimes(q) => Some((p.name, q)),
+            _ => None,
+        })
+        .collect();
+    let predicates: Vec<&Predicate<M::State>> = sometimes.iter().map(|&(_, q)| q).collect();
+    let report = |walks, steps, verdict, reached: Vec<Option<(u64, usize)>>| SimulationReport {
         walks,
         steps,
         elapsed: start.elapsed(),
         verdict,
+        sometimes: sometimes
+            .iter()
+            .zip(reached.into_iter().chain(std::iter::repeat(None)))
+            .map(|(&(name, _), r)| {
+                let reached = r.map(|(walk, step)| Reached {
+                    walk,
+                    seed: walk_seed(options.seed, walk),
+                    step,
+                });
+                (name, reached)
+            })
+            .collect(),
     };
     if initials.is_empty() {
         let why = "the model has no initial states".to_string();
-        return report(0, 0, SimulationVerdict::Error(why));
+        return report(0, 0, SimulationVerdict::Error(why), Vec::new());
     }
     let rule = Rule::new(model, options.deadlock);
     let shared = Shared {
@@ -209,32 +258,46 @@ pub fn simulate<M: Model>(model: &M, options: &SimulateOptions) -> SimulationRep
         walks: AtomicU64::new(0),
         steps: AtomicU64::new(0),
         stopped: AtomicBool::new(false),
+        reached: Mutex::new(vec![None; predicates.len()]),
     };
     let threads = (options.threads as u64).clamp(1, options.walks.max(1));
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| walk_claimed(model, &rule, &initials, options, &shared));
+            let (rule, initials) = (&rule, &initials[..]);
+            scope.spawn(|| walk_claimed((model, rule, initials, &predicates), options, &shared));
         }
     });
     let verdict = verdict(model, options, &shared);
+    let reached = shared
+        .reached
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
     report(
         shared.walks.into_inner(),
         shared.steps.into_inner(),
         verdict,
+        reached,
     )
 }
 
 /// One thread: claims walks by number until they run out, a lower one failed, or a stop.
+type Walking<'a, M> = (
+    &'a M,
+    &'a Rule<M>,
+    &'a [<M as Model>::State],
+    &'a [&'a Predicate<<M as Model>::State>],
+);
+
 fn walk_claimed<M: Model>(
-    model: &M,
-    rule: &Rule<M>,
-    initials: &[M::State],
+    (model, rule, initials, sometimes): Walking<'_, M>,
     options: &SimulateOptions,
     shared: &Shared<M::State>,
 ) {
     let mut walker = Walker {
         model,
         rule,
+        sometimes,
+        reached: vec![None; sometimes.len()],
         initials,
         depth: options.depth,
         stop: options.stop.as_deref(),
@@ -252,7 +315,7 @@ fn walk_claimed<M: Model>(
         if index >= options.walks || index >= shared.first_failing.load(Ordering::Relaxed) {
             break;
         }
-        match walker.walk(walk_seed(options.seed, index)) {
+        match walker.walk((index, walk_seed(options.seed, index))) {
             WalkEnd::Clean => {}
             WalkEnd::Stopped => {
                 shared.stopped.store(true, Ordering::Relaxed);
@@ -263,6 +326,13 @@ fn walk_claimed<M: Model>(
         shared.walks.fetch_add(1, Ordering::Relaxed);
     }
     shared.steps.fetch_add(walker.steps, Ordering::Relaxed);
+    // Each thread's first hit is its lowest walk (walks are claimed in increasing order).
+    let mut reached = shared.reached.lock().unwrap_or_else(|e| e.into_inner());
+    for (all, mine) in reached.iter_mut().zip(walker.reached) {
+        if mine.is_some_and(|m| all.is_none_or(|a| m.0 < a.0)) {
+            *all = mine;
+        }
+    }
 }
 
 /// The verdict once every thread ended: the failing walk's trace, replayed, if any.

@@ -119,6 +119,30 @@ fn a_correct_model_runs_every_walk_and_finds_nothing() {
     }
 }
 
+/// `sometimes` targets: each of 2PC-3's two is reached by the same lowest walk at the same
+/// step with 1 and 2 threads, that walk replays from its seed to the same step, and walks of
+/// no step reach neither (the initial state has no decision).
+#[test]
+fn sometimes_targets_are_reached_by_the_lowest_walk_and_replay() {
+    let model = TwoPhase::new(3).unwrap();
+    let one = simulate(&model, &options(500, 40, 9, 1)).sometimes;
+    let two = simulate(&model, &options(500, 40, 9, 2)).sometimes;
+    assert_eq!(one, two);
+    let names: Vec<&str> = one.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, ["AllCommitted", "AllAborted"]);
+    for (name, reached) in one {
+        let reached = reached.unwrap_or_else(|| panic!("{name} not reached in 500 walks"));
+        assert_eq!(reached.seed, walk_seed(9, reached.walk));
+        assert!(reached.step > 0, "{name}: the initial state is undecided");
+        let again = simulate(&model, &options(1, 40, reached.seed, 1)).sometimes;
+        let (_, replayed) = again.into_iter().find(|(n, _)| *n == name).unwrap();
+        let replayed = replayed.expect("the replayed walk reaches it");
+        assert_eq!((replayed.walk, replayed.step), (0, reached.step), "{name}");
+    }
+    let none = simulate(&model, &options(50, 0, 9, 2)).sometimes;
+    assert!(none.iter().all(|(_, r)| r.is_none()), "{none:?}");
+}
+
 #[test]
 fn models_too_large_to_search_in_ci_are_walked() {
     // 2PC-15 and the 15-puzzle have far more states than an exhaustive run in CI could visit
