@@ -135,7 +135,7 @@ impl TranspositionTable {
         }
     }
 
-    /// Stores an entry for `key` (merge rules in [`TtEntry::merge`]).
+    /// Stores an entry for `key` (merge rules: `TtEntry`'s `Pack64::merge`, in `tt_entry.rs`).
     #[inline]
     pub fn store(&self, key: u64, entry: TtEntry) {
         #[cfg(feature = "trace")]
