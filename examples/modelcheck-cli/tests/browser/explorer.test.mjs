@@ -102,10 +102,13 @@ async function stepThroughCounterexample(page, url) {
   await page.waitForURL(/#\/0$/);
   await page.locator("#check").click();
   await page.locator("#check-result").getByText("counterexample").waitFor();
+  // The counterexample first, then the example of the lock's sometimes property.
   const open = page.locator(".open-trace");
-  assert.equal(await open.count(), 1);
-  assert.match(await open.textContent(), /counterexample \(MutualExclusion, 4 steps\)/);
-  await open.click();
+  assert.equal(await open.count(), 2);
+  assert.match(await open.nth(1).textContent(), /example \(CriticalReachable, \d+ steps?\)/);
+  const counterexample = open.first();
+  assert.match(await counterexample.textContent(), /counterexample \(MutualExclusion, 4 steps\)/);
+  await counterexample.click();
   const check = await (await fetch(url + "api/check", { method: "POST" })).json();
   const trace = check.traces[0];
   for (let k = 0; k < trace.path.length; k++) {
