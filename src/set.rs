@@ -211,7 +211,7 @@ impl fmt::Display for Full {
 impl std::error::Error for Full {}
 
 /// Slots for `states` at [`MAX_LOAD`] (`⌈states · 10/9⌉`), or `None` on overflow.
-fn slots_for(states: usize) -> Option<usize> {
+pub(crate) fn slots_for(states: usize) -> Option<usize> {
     states.checked_add(states.div_ceil(9))
 }
 

@@ -28,7 +28,7 @@ use crate::alloc::{self, HugePages, Region};
 use crate::error::Error;
 use crate::mix::{mix64, scale};
 use crate::persist::{self, FileError, Header, Kind};
-use crate::set::{walk_lines, Full, Inserted, WALK_LINES};
+use crate::set::{slots_for, walk_lines, Full, Inserted, WALK_LINES};
 use crate::signature::Line;
 use crate::size::Size;
 use crate::state_hash::StateHash;
@@ -111,9 +111,7 @@ impl VisitedMap {
     /// overflows the address space as [`Error::TooManyStates`].
     pub fn with_expected_states(states: usize, payload_bits: u32) -> Result<Self, Error> {
         let too_many = Error::TooManyStates { states };
-        let slots = states
-            .checked_add(states.div_ceil(9))
-            .ok_or(too_many.clone())?;
+        let slots = slots_for(states).ok_or(too_many.clone())?;
         Self::new(Size::Entries(slots.max(1)), payload_bits).map_err(|e| match e {
             Error::TooLarge { .. } => too_many,
             e => e,

@@ -20,7 +20,8 @@ use searchcache::{omission, FingerprintSet, Size, StateHash};
 use std::hash::Hash;
 use std::sync::{RwLock, RwLockReadGuard};
 
-/// The first table of a growing set: 1 MiB, 131,072 slots (a model of up to about 60,000 states
+/// The first table of a growing set: 1 MiB, 131,072 slots (a model whose states, with the next
+/// level's projection, stay under half of them
 /// never grows; the table is mapped lazily, so it costs the pages its states touch).
 pub const FIRST_BYTES: usize = 1 << 20;
 
