@@ -39,7 +39,8 @@ fn bench(depth: i32) -> Result<(), String> {
         huge_pages: false,
         layout: TtLayout::Wide,
     })?;
-    let result = chess::bench::bench(&tt, depth, 1);
+    let evals = chess::eval_cache::EvalCache::off();
+    let result = chess::bench::bench(&tt, &evals, depth, 1);
     eprintln!("{} nodes", result.nodes);
     Ok(())
 }

@@ -2,10 +2,12 @@
 //! table. With one thread (the default) the total node count is deterministic for a given engine
 //! version and table configuration, so it identifies the version; the nps is the speed figure.
 
+use crate::eval_cache::EvalCache;
 use crate::say;
 use crate::search::{search, Limits, Shared, Task};
 use crate::tt::TranspositionTable;
 use cozy_chess::Board;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// Default bench depth: about a second per run on one core of a 2020s machine.
@@ -37,6 +39,11 @@ pub struct BenchResult {
     /// (Linux). Unlike wall time it does not grow while other jobs hold the core, so it is the
     /// better speed figure for single-threaded runs on a shared machine.
     pub cpu: Option<Duration>,
+    /// Evaluations asked of the evaluation cache (those the table did not hold), and of those
+    /// the ones it held; both 0 when the cache is off.
+    pub eval_probes: u64,
+    /// See `eval_probes`.
+    pub eval_hits: u64,
 }
 
 /// Nanoseconds this thread has run on a CPU: the first field of `/proc/thread-self/schedstat`.
@@ -47,15 +54,22 @@ fn thread_cpu_time() -> Option<Duration> {
     ))
 }
 
-/// Searches every bench position to `depth` with `threads` threads, clearing `tt` first for
-/// each, and prints one `info string` line per position.
-pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult {
+/// Searches every bench position to `depth` with `threads` threads, clearing `tt` and `evals`
+/// first for each, and prints one `info string` line per position.
+pub fn bench(
+    tt: &TranspositionTable,
+    evals: &EvalCache,
+    depth: i32,
+    threads: usize,
+) -> BenchResult {
+    let (mut eval_probes, mut eval_hits) = (0, 0);
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     let mut cpu = Some(Duration::ZERO);
     for (i, fen) in POSITIONS.iter().enumerate() {
         let root: Board = fen.parse().expect("bench positions are valid FEN");
         tt.clear();
+        evals.clear();
         let shared = Shared::default();
         let cpu_before = thread_cpu_time();
         let start = Instant::now();
@@ -63,6 +77,7 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
             root,
             history: Vec::new(),
             tt,
+            evals,
             shared: &shared,
             limits: Limits::fixed(depth, None, start),
             root_moves: Vec::new(),
@@ -87,10 +102,14 @@ pub fn bench(tt: &TranspositionTable, depth: i32, threads: usize) -> BenchResult
         );
         nodes += outcome.nodes;
         elapsed += took;
+        eval_probes += shared.eval_probes.load(Relaxed);
+        eval_hits += shared.eval_hits.load(Relaxed);
     }
     BenchResult {
         nodes,
         elapsed,
         cpu,
+        eval_probes,
+        eval_hits,
     }
 }

@@ -3,7 +3,7 @@
 //! The `chess` binary speaks UCI (`cargo run --release -p chess`, see `examples/chess/README.md`);
 //! this library is the engine behind it, for programs that drive it in-process: [`uci::Engine`]
 //! answers UCI lines, [`search`] drives the search (its tree search is private), [`eval`] is the
-//! static evaluation, [`tt`] the table entry, [`perft`] the move-count checks, and [`tuning`] the
+//! static evaluation, [`eval_cache`] its cache (the engine's second table), [`tt`] the table entry, [`perft`] the move-count checks, and [`tuning`] the
 //! Texel tuning of the evaluation's [`weights`] (`examples/texel.rs`). Developer commands:
 //! `bench [depth] [threads]`, `perft N`, `perft-tt N [MiB]`, `d`; `chess bench` and `chess perft`
 //! on the command line.
@@ -15,6 +15,7 @@ pub mod bench;
 pub mod correction;
 pub mod draws;
 pub mod eval;
+pub mod eval_cache;
 pub mod go;
 pub mod info;
 pub mod memory;

@@ -55,6 +55,7 @@ fn realistic_session_with_garbage() {
     assert!(hello.iter().any(|l| l.starts_with("id name ")));
     for option in [
         "Hash",
+        "EvalHash",
         "Threads",
         "Clear Hash",
         "TTSlots",
@@ -247,6 +248,47 @@ fn hash_and_threads_change_between_searches() {
     assert!(engine.quit());
 }
 
+/// `EvalHash` (the evaluation cache) takes sizes from 0 (off) to its maximum between searches;
+/// a bad value is one error line and the engine searches on with the cache it had. The cache
+/// changes no search: `bench`'s node count is the same with it and without it.
+#[test]
+fn eval_hash_parses_and_bad_values_are_errors() {
+    let mut engine = Engine::start();
+    // `bench 5`: its node count, and whether it reported the cache's hit rate.
+    let bench = |engine: &mut Engine| -> (u64, bool) {
+        engine.send("bench 5");
+        let lines = engine.read_until(|l| l.starts_with("Nodes/second    : "));
+        let reported = lines
+            .iter()
+            .any(|l| l.starts_with("info string evalcache probes "));
+        let nodes = lines[lines.len() - 2].rsplit(' ').next().unwrap();
+        (nodes.parse().unwrap(), reported)
+    };
+    engine.send("setoption name EvalHash value 0");
+    let (without, reported) = bench(&mut engine);
+    assert!(!reported, "no cache, no hit rate");
+    for mib in ["1", "0", "16"] {
+        engine.send(&format!("setoption name EvalHash value {mib}"));
+        assert!(engine.sync().is_empty(), "EvalHash {mib}");
+        assert_eq!(bench(&mut engine), (without, mib != "0"), "EvalHash {mib}");
+    }
+    engine.send("setoption name EvalHash value 256");
+    assert!(engine.sync().is_empty(), "EvalHash 256, the maximum");
+    for bad in ["-1", "257", "abc", "", "99999999999999999999999"] {
+        engine.send(&format!("setoption name EvalHash value {bad}"));
+        let answer = engine.sync();
+        assert!(
+            answer.len() == 1 && answer[0].starts_with("info string error: "),
+            "EvalHash {bad:?}: {answer:?}"
+        );
+    }
+    engine.send("ucinewgame");
+    engine.send("position startpos moves e2e4");
+    let lines = engine.go("depth 6");
+    assert_well_formed(&lines);
+    assert!(engine.quit());
+}
+
 /// `hashfull` counts this search's entries in either layout: a 1 MiB table fills (the dense
 /// one holds twice the entries, so both read near 1000 after a deep enough search), and the
 /// next search starts from 0 again in the sense that old entries do not count.
@@ -348,6 +390,7 @@ fn random_lines_never_kill_the_engine() {
         "Single",
         "TTLayout",
         "Dense",
+        "EvalHash",
         "perft",
         "perft-tt",
         "bench",

@@ -2,6 +2,7 @@
 //! state the search threads share with the UCI thread, and the outcome. A leaf: the driver
 //! (`search/mod.rs`) and the tree search (`worker.rs`) both use it, and it uses neither.
 
+use crate::eval_cache::EvalCache;
 use crate::time::Deadlines;
 use crate::tt::TranspositionTable;
 use cozy_chess::{Board, Move};
@@ -54,6 +55,11 @@ pub struct Shared {
     /// `go ponder` until `ponderhit`: the clock and node limits are suspended (the clock still
     /// runs from `go`, as Stockfish counts it) and `bestmove` waits, as for `infinite`.
     pub pondering: AtomicBool,
+    /// Evaluations asked of the evaluation cache (those the table did not hold), all threads
+    /// (flushed with the nodes).
+    pub eval_probes: AtomicU64,
+    /// Of those, the ones the evaluation cache held.
+    pub eval_hits: AtomicU64,
 }
 
 /// A search to run: the position, how it was reached, and the shared state.
@@ -64,6 +70,8 @@ pub struct Task<'a> {
     pub history: Vec<u64>,
     /// The shared table.
     pub tt: &'a TranspositionTable,
+    /// The shared evaluation cache (`EvalHash`; possibly off).
+    pub evals: &'a EvalCache,
     /// Stop flag and node counter.
     pub shared: &'a Shared,
     /// Limits.

@@ -137,6 +137,9 @@ pub(crate) struct Worker<'a> {
     pub(crate) task: &'a Task<'a>,
     pub(crate) nodes: u64,
     unflushed: u64,
+    /// Evaluation-cache probes and hits not yet added to `Shared`'s counters.
+    eval_probes: u64,
+    eval_hits: u64,
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
     /// Keys of all positions before the current one: game history then search path.
@@ -194,6 +197,8 @@ impl<'a> Worker<'a> {
             task,
             nodes: 0,
             unflushed: 0,
+            eval_probes: 0,
+            eval_hits: 0,
             seldepth: 0,
             stopped: false,
             path,
@@ -261,6 +266,12 @@ impl<'a> Worker<'a> {
     pub(crate) fn flush_nodes(&mut self) {
         self.task.shared.nodes.fetch_add(self.unflushed, Relaxed);
         self.unflushed = 0;
+        if self.eval_probes > 0 {
+            let shared = self.task.shared;
+            shared.eval_probes.fetch_add(self.eval_probes, Relaxed);
+            shared.eval_hits.fetch_add(self.eval_hits, Relaxed);
+            (self.eval_probes, self.eval_hits) = (0, 0);
+        }
     }
 
     /// Nodes of all threads as far as this one knows (its own unflushed ones included).
@@ -347,9 +358,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = !board.checkers().is_empty();
         // The table keeps the evaluation itself; the search uses it corrected.
-        let raw_eval = entry
-            .and_then(|e| e.stored_eval())
-            .unwrap_or_else(|| evaluate(board));
+        let raw_eval = self.raw_eval(board, entry.as_ref());
         let static_eval = self.corrected(board, raw_eval, in_check);
         self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         let improving = !in_check
@@ -690,6 +699,22 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The position's uncorrected static evaluation: the table entry's, else the evaluation
+    /// cache's, else computed (and then cached). All three are the same number.
+    #[inline]
+    fn raw_eval(&mut self, board: &Board, entry: Option<&TtEntry>) -> i32 {
+        if let Some(eval) = entry.and_then(|e| e.stored_eval()) {
+            return eval;
+        }
+        if !self.task.evals.is_on() {
+            return evaluate(board);
+        }
+        let (eval, hit) = self.task.evals.evaluate(board);
+        self.eval_probes += 1;
+        self.eval_hits += u64::from(hit);
+        eval
+    }
+
     /// The static evaluation with this thread's pawn-structure correction (none in check, where
     /// the evaluation only orders nothing and prunes nothing).
     fn corrected(&self, board: &Board, raw_eval: i32, in_check: bool) -> i32 {
@@ -735,9 +760,7 @@ impl<'a> Worker<'a> {
             tt_move = legal_move(entry, board);
         }
         let in_check = !board.checkers().is_empty();
-        let raw_eval = entry
-            .and_then(|e| e.stored_eval())
-            .unwrap_or_else(|| evaluate(board));
+        let raw_eval = self.raw_eval(board, entry.as_ref());
         let static_eval = self.corrected(board, raw_eval, in_check);
         let original_alpha = alpha;
         let mut best_score = if in_check {

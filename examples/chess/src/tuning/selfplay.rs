@@ -4,6 +4,7 @@
 //! game's result.
 
 use crate::draws::insufficient_material;
+use crate::eval_cache::EvalCache;
 use crate::ordering::is_tactical;
 use crate::search::{legal_moves, search, Limits, Shared, Task};
 use crate::see::see_at_least;
@@ -152,6 +153,7 @@ pub fn play_game(tt: &TranspositionTable, seed: u64, config: &SelfPlayConfig) ->
     let mut rng = SplitMix(seed);
     let (mut board, mut history, mut plies) = random_start(&mut rng, config);
     let mut positions = Vec::new();
+    let evals = EvalCache::off();
     // Plies in a row with White's score beyond +resign, beyond −resign, and near zero.
     let (mut white_ahead, mut black_ahead, mut level) = (0, 0, 0);
     let result = loop {
@@ -166,6 +168,7 @@ pub fn play_game(tt: &TranspositionTable, seed: u64, config: &SelfPlayConfig) ->
             root: board.clone(),
             history: history.clone(),
             tt,
+            evals: &evals,
             shared: &shared,
             limits: Limits::fixed(crate::search::MAX_DEPTH, Some(config.nodes), Instant::now()),
             root_moves: Vec::new(),

@@ -7,6 +7,7 @@
 mod options;
 
 use crate::bench::{bench, BenchResult, DEFAULT_DEPTH};
+use crate::eval_cache::EvalCache;
 use crate::go::{parse_go, DEFAULT_THINK_MS};
 use crate::info::uci_move;
 use crate::memory::MemoryTexts;
@@ -25,6 +26,12 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 pub(crate) const DEFAULT_HASH_MIB: usize = 16;
+/// `EvalHash`, MiB: the evaluation cache (0 = off).
+pub(crate) const DEFAULT_EVAL_HASH_MIB: usize = 0;
+/// The evaluation cache's largest size: far beyond what a cache of evals needs (1 MiB holds
+/// 65,536), so the memory goes to the transposition table, and `ucinewgame` (which clears and
+/// commits the cache on the UCI thread) stays well under a second.
+pub(crate) const MAX_EVAL_HASH_MIB: usize = 256;
 /// Stockfish's maximum (32 TiB): anything the machine cannot give fails with an error message.
 pub(crate) const MAX_HASH_MIB: usize = 1 << 25;
 /// Most threads `Threads` and `bench` accept.
@@ -65,6 +72,8 @@ pub struct Engine {
     /// Keys of the positions before `board`, for repetition detection.
     history: Vec<u64>,
     pub(crate) tt: Arc<TranspositionTable>,
+    /// The evaluation cache (`EvalHash`), the engine's second table.
+    pub(crate) evals: Arc<EvalCache>,
     pub(crate) threads: usize,
     pub(crate) overhead_ms: u64,
     pub(crate) multipv: usize,
@@ -95,6 +104,7 @@ impl Engine {
             board: Board::default(),
             history: Vec::new(),
             tt: Arc::new(tt),
+            evals: Arc::new(EvalCache::new(DEFAULT_EVAL_HASH_MIB)?),
             threads: 1,
             overhead_ms: DEFAULT_OVERHEAD_MS,
             multipv: 1,
@@ -124,6 +134,7 @@ impl Engine {
             }
             "ucinewgame" => {
                 self.clear_table();
+                self.evals.clear();
                 Ok(())
             }
             "position" => parse_position(args, self.chess960).map(|position| {
@@ -190,6 +201,7 @@ impl Engine {
         say!("id name searchcache-chess {}", env!("CARGO_PKG_VERSION"));
         say!("id author the searchcache authors");
         say!("option name Hash type spin default {DEFAULT_HASH_MIB} min 0 max {MAX_HASH_MIB}");
+        say!("option name EvalHash type spin default {DEFAULT_EVAL_HASH_MIB} min 0 max {MAX_EVAL_HASH_MIB}");
         say!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
         say!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
         say!("option name UCI_Chess960 type check default false");
@@ -308,6 +320,7 @@ impl Engine {
         let shared = Arc::new(Shared::default());
         shared.pondering.store(go.ponder, Relaxed);
         let tt = Arc::clone(&self.tt);
+        let evals = Arc::clone(&self.evals);
         let root = self.board.clone();
         let history = self.history.clone();
         let threads = self.threads;
@@ -323,6 +336,7 @@ impl Engine {
                     root,
                     history,
                     tt: &tt,
+                    evals: &evals,
                     shared: &thread_shared,
                     limits,
                     root_moves,
@@ -378,7 +392,7 @@ impl Engine {
         self.finish_search(true);
         // Deterministic node counts: no clear may race the bench's searches.
         self.finish_table_work();
-        let result = bench(&self.tt, depth, threads);
+        let result = bench(&self.tt, &self.evals, depth, threads);
         let ms = result.elapsed.as_millis().max(1) as u64;
         let nps = result.nodes.saturating_mul(1000) / ms;
         let cpu = result
@@ -394,11 +408,21 @@ impl Engine {
                 bytes >> 20
             );
         }
+        if self.evals.is_on() {
+            let rate = result.eval_hits as f64 / result.eval_probes.max(1) as f64;
+            say!(
+                "info string evalcache probes {} hits {} rate {:.3}",
+                result.eval_probes,
+                result.eval_hits,
+                rate
+            );
+        }
         say!("===========================");
         say!("Total time (ms) : {ms}");
         say!("Nodes searched  : {}", result.nodes);
         say!("Nodes/second    : {nps}");
         self.tt.clear();
+        self.evals.clear();
         result
     }
 

@@ -5,9 +5,11 @@ use crate::memory::table_budget;
 use crate::text::{parse_bool, parse_in_range, truncate};
 use crate::tt::{TableConfig, TtLayout};
 use crate::uci::{
-    Engine, Reply, MAX_CONTEMPT, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
+    Engine, Reply, MAX_CONTEMPT, MAX_EVAL_HASH_MIB, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD_MS,
+    MAX_THREADS,
 };
 use searchcache::Slots;
+use std::sync::Arc;
 
 impl Engine {
     pub(crate) fn set_option(&mut self, args: &[&str]) -> Reply {
@@ -27,6 +29,14 @@ impl Engine {
                 let mib = parse_in_range(&value, 0, MAX_HASH_MIB, "Hash")?;
                 self.check_memory(mib)?;
                 self.reconfigure_table(&format!("Hash {mib}"), |c| TableConfig { mib, ..c })
+            }
+            "evalhash" => {
+                let mib = parse_in_range(&value, 0, MAX_EVAL_HASH_MIB, "EvalHash")?;
+                self.finish_search(true);
+                Arc::get_mut(&mut self.evals)
+                    .ok_or("the evaluation cache is still in use")?
+                    .resize(mib)
+                    .map_err(|e| format!("EvalHash {mib}: {e}; keeping the old cache"))
             }
             "threads" => {
                 self.finish_search(true);
@@ -50,6 +60,7 @@ impl Engine {
             }
             "clear hash" => {
                 self.clear_table();
+                self.evals.clear();
                 Ok(())
             }
             // The GUI says whether it will send `go ponder`; either way there is nothing to set.
