@@ -287,6 +287,25 @@ fn eval_hash_parses_and_bad_values_are_errors() {
     let lines = engine.go("depth 6");
     assert_well_formed(&lines);
     assert!(engine.quit());
+
+    // A cache the process cannot allocate (256 MiB under a 192 MiB address-space limit): an
+    // error, and the old cache goes on working.
+    let mut engine = Engine::start_with_address_limit(192 << 10);
+    engine.send("setoption name EvalHash value 1");
+    assert!(engine.sync().is_empty());
+    engine.send("setoption name EvalHash value 256");
+    let answer = engine.sync();
+    assert!(
+        answer.len() == 1 && answer[0].starts_with("info string error: EvalHash 256"),
+        "{answer:?}"
+    );
+    assert!(answer[0].ends_with("keeping the old cache"), "{answer:?}");
+    assert_eq!(
+        bench(&mut engine),
+        (without, true),
+        "the 1 MiB cache is kept"
+    );
+    assert!(engine.quit());
 }
 
 /// `hashfull` counts this search's entries in either layout: a 1 MiB table fills (the dense

@@ -30,14 +30,7 @@ impl Engine {
                 self.check_memory(mib)?;
                 self.reconfigure_table(&format!("Hash {mib}"), |c| TableConfig { mib, ..c })
             }
-            "evalhash" => {
-                let mib = parse_in_range(&value, 0, MAX_EVAL_HASH_MIB, "EvalHash")?;
-                self.finish_search(true);
-                Arc::get_mut(&mut self.evals)
-                    .ok_or("the evaluation cache is still in use")?
-                    .resize(mib)
-                    .map_err(|e| format!("EvalHash {mib}: {e}; keeping the old cache"))
-            }
+            "evalhash" => self.set_eval_hash(&value),
             "threads" => {
                 self.finish_search(true);
                 self.threads = parse_in_range(&value, 1, MAX_THREADS, "Threads")?;
@@ -130,6 +123,16 @@ impl Engine {
             .map_err(|e| format!("{what}: {e}; keeping the old table"))?;
         self.prepare_table(false);
         Ok(())
+    }
+
+    /// `EvalHash`: the evaluation cache's size between searches; on failure the old cache stays.
+    fn set_eval_hash(&mut self, value: &str) -> Reply {
+        let mib = parse_in_range(value, 0, MAX_EVAL_HASH_MIB, "EvalHash")?;
+        self.finish_search(true);
+        Arc::get_mut(&mut self.evals)
+            .ok_or("the evaluation cache is still in use")?
+            .resize(mib)
+            .map_err(|e| format!("EvalHash {mib}: {e}; keeping the old cache"))
     }
 
     /// Refuses a table larger than the process may use ([`table_budget`]: available memory and
