@@ -26,7 +26,9 @@ impl Pack64 for CachedEval {
     fn unpack(bits: u64) -> Self {
         CachedEval(bits as u16 as i16)
     }
-    // `depth` stays 0: every eval is worth the same, so the oldest generation goes first.
+    // `depth` stays 0 and the engine never starts a new generation of this table: every eval is
+    // worth the same for good (an eval does not go stale), and a full bucket gives up whichever
+    // entry the crate's replacement rule picks among equals.
 }
 
 /// The evaluation cache, or nothing when its size is 0 (`EvalHash 0`).
@@ -106,13 +108,6 @@ impl EvalCache {
             cache.store(key, CachedEval(small));
         }
         (eval, false)
-    }
-
-    /// A new search starts: evals of older searches are evicted first.
-    pub fn new_generation(&self) {
-        if let Some(cache) = &self.cache {
-            cache.new_generation();
-        }
     }
 
     /// Empties the cache (`ucinewgame`, `Clear Hash`, each bench position), leaving its pages
