@@ -155,10 +155,13 @@
 mod alloc;
 mod bitstate;
 mod bucket;
+mod cluster;
+mod cluster_line;
 mod dense;
 mod dense_line;
 mod dense_word;
 mod error;
+mod line_table;
 mod lines;
 mod mix;
 pub mod omission;
@@ -174,10 +177,12 @@ mod stats;
 mod sync;
 mod table;
 mod tally;
+mod victim;
 mod visited_map;
 
 pub use alloc::{prefetch, HugePages};
 pub use bitstate::{Bitstate, DEFAULT_HASHES};
+pub use cluster::ClusterCache;
 pub use dense::DenseCache;
 pub use error::{Error, GrowRefused};
 pub use mix::mix64;
