@@ -54,11 +54,13 @@ unsafe impl ZeroInit for ClusterLine {
 }
 
 /// The multiplier of [`fold`]: odd, the golden-ratio constant of Fibonacci hashing.
+#[cfg_attr(searchcache_naive, allow(dead_code))]
 const FOLD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// 16 bits of `data` that depend on every one of its bits: the top 16 bits of `data × FOLD`.
 /// Two data words that differ only at or above bit 48 always fold apart (their products
 /// differ only there); others fold alike about once in 2^16. `fold(0) = 0`.
+#[cfg_attr(searchcache_naive, allow(dead_code))]
 #[inline(always)]
 pub(crate) fn fold(data: u64) -> u64 {
     data.wrapping_mul(FOLD) >> 48
