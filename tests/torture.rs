@@ -186,9 +186,10 @@ fn dense_single_slots_never_return_a_wrong_value() {
 /// The cluster layout's torn pairs pass a 16-bit check, so a wrong value is possible: each of
 /// a probe's six reads that is torn passes for the probed key about once in 2^16
 /// (`ClusterCache`'s Guarantees). Every operation a probe of six torn reads would give
-/// `6 · 2^-16` per operation; the test allows `8 · 2^-16` of the operations, and a broken
-/// protocol (`--cfg searchcache_naive`: the check ignores the data) passes every torn pair of
-/// the probed key and must exceed it.
+/// `6 · 2^-16` per operation; the test allows `8 · 2^-16` of the operations. (It does not
+/// tell the broken protocol of `--cfg searchcache_naive` apart: on the 2-core test machine
+/// that run saw 0 wrong values in 8,000,000 operations, torn reads being that rare here; the
+/// loom models in tests/loom.rs are the test that fails it.)
 fn assert_few_wrong_values(options: Options) {
     let (ops, hits, wrong) = torture::<Cluster, 48>(options);
     let allowed = ops * 8 / 65_536;
@@ -200,13 +201,11 @@ fn assert_few_wrong_values(options: Options) {
 }
 
 #[test]
-#[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
 fn cluster_lines_return_few_wrong_values() {
     assert_few_wrong_values(buckets());
 }
 
 #[test]
-#[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
 fn cluster_single_slots_return_few_wrong_values() {
     assert_few_wrong_values(single_slots());
 }
