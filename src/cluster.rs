@@ -30,7 +30,7 @@ const HASHFULL_SAMPLE_LINES: usize = 167;
 /// checks the move for legality): 1.5× the entries, the same 56-bit values. Pick
 /// [`DenseCache`](crate::DenseCache) when the value fits 41 bits: 2× the entries and no torn
 /// entry at all. Pick `SearchCache` when a false hit is costly: it checks 64 key bits.
-/// BENCHMARKS.md, "Cluster layout", has the measurements.
+/// BENCHMARKS.md, "The cluster layout", has the measurements.
 ///
 /// A sibling type, as `DenseCache`, for the same reasons: the layout is a property of the
 /// type, and the other tables' code and guarantees stay as they were. All three take the same
