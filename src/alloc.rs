@@ -352,15 +352,38 @@ pub(crate) fn clear_words(words: &[AtomicU64]) {
     }
 }
 
-/// A 64-byte line of eight atomic words, as the files of [`crate::persist`] stream it: a
-/// bucket, a set's line, a bitstate line.
+/// A 64-byte line as the files of [`crate::persist`] stream it: eight 64-bit words, in memory
+/// order (a bucket, a set's line, a bitstate line, a cluster line's data words and checks).
 pub(crate) trait Words: ZeroInit {
-    /// The line's words, in memory order.
-    fn words(&self) -> &[AtomicU64; 8];
+    /// The line's eight words, each read with one relaxed load (or, for a line of smaller
+    /// atomics, a word's parts one load each).
+    fn load_words(&self) -> [u64; 8];
+
+    /// Writes `words` into a line that is all zero, skipping zero words (and zero parts), so
+    /// that a page loaded with nothing is never committed.
+    fn store_words(&self, words: &[u64; 8]);
 }
 
 impl Words for AtomicLine<8> {
-    fn words(&self) -> &[AtomicU64; 8] {
-        &self.0
+    fn load_words(&self) -> [u64; 8] {
+        load_all(&self.0)
+    }
+
+    fn store_words(&self, words: &[u64; 8]) {
+        store_nonzero(&self.0, words);
+    }
+}
+
+/// Every word of `atomics`, one relaxed load each.
+pub(crate) fn load_all(atomics: &[AtomicU64; 8]) -> [u64; 8] {
+    std::array::from_fn(|i| atomics[i].load(crate::sync::Ordering::Relaxed))
+}
+
+/// Stores the non-zero words of `words` into `atomics`.
+pub(crate) fn store_nonzero(atomics: &[AtomicU64; 8], words: &[u64; 8]) {
+    for (atomic, &word) in atomics.iter().zip(words) {
+        if word != 0 {
+            atomic.store(word, crate::sync::Ordering::Relaxed);
+        }
     }
 }

@@ -177,7 +177,11 @@ impl Bucket {
 }
 
 impl Words for Bucket {
-    fn words(&self) -> &[AtomicU64; 8] {
-        &self.words
+    fn load_words(&self) -> [u64; 8] {
+        crate::alloc::load_all(&self.words)
+    }
+
+    fn store_words(&self, words: &[u64; 8]) {
+        crate::alloc::store_nonzero(&self.words, words);
     }
 }

@@ -1,31 +1,22 @@
 //! `DenseCache`: the transposition table in the dense layout, eight one-word entries per line.
 
-use crate::alloc::{self, Region};
+use crate::alloc;
 use crate::dense_line::{self, choose, held, Choice, Line, DENSE_ENTRIES};
 use crate::dense_word::{decode, encode, generation_of, restamp, tag16, tag_of, FitsDense};
 use crate::error::Error;
-use crate::mix::{mix64, scale};
-use crate::options::{Keys, Options, Slots};
-use crate::pack::{age, Pack64, GENERATION_MASK};
-use crate::persist::{self, Kind, TableHeader};
+use crate::line_table::LineTable;
+use crate::options::Options;
+use crate::pack::{age, Pack64};
+use crate::persist::Kind;
 use crate::size::Size;
-use crate::stats::{CacheStats, Counters};
-use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use crate::stats::CacheStats;
+use crate::sync::Ordering::Relaxed;
 use std::fmt;
 use std::io::{Read, Write};
 use std::marker::PhantomData;
-use std::ops::Range;
-
-/// Bytes per dense line: one cache line of eight one-word entries.
-const LINE_BYTES: usize = 64;
 
 /// Lines sampled by `hashfull`: 125 lines are 1,000 entries.
 const HASHFULL_SAMPLE_LINES: usize = 125;
-
-/// Tables of this many bytes and more are cleared and prefaulted by rayon's threads (as the
-/// wide table's).
-#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
-const PARALLEL_BYTES: usize = 16 << 20;
 
 /// A fixed-size, lossy, lockless hash table like [`SearchCache`](crate::SearchCache), in the
 /// dense layout: eight entries of one 64-bit word per 64-byte line (a 16-bit key check, the
@@ -50,14 +41,14 @@ const PARALLEL_BYTES: usize = 16 << 20;
 ///   load: a probe sees a whole word some store wrote. Racing stores can lose one another's
 ///   write, as in the wide table, but never mix two.
 /// * **False hits, exactly.** A probe returns the value of the first entry of its line (its
-///   slot, with [`Slots::Single`]) whose 16-bit tag equals the key's. The tag is the low 16
-///   bits of the table's key (`mix64(key)`, or the key with [`Keys::Random`]), 0 counting as
+///   slot, with [`Slots::Single`](crate::Slots::Single)) whose 16-bit tag equals the key's. The tag is the low 16
+///   bits of the table's key (`mix64(key)`, or the key with [`Keys::Random`](crate::Keys::Random)), 0 counting as
 ///   1; the line comes from the high bits. So a probe of a key that is not stored returns
 ///   another key's value when a stored key of its line has the same tag: for random keys and a
 ///   line holding `e` entries, with probability `1 − (1 − p)^e ≤ e · p`, where
 ///   `p = (2^16 + 2) / 2^32 ≈ 2^-16` is the chance that two random keys share a tag (0 and 1
 ///   both give tag 1). A full line (`e = 8`) gives about `8 · 2^-16 ≈ 1.22 · 10^-4` per probe
-///   of an absent key; [`Slots::Single`], `e = 1`, about `2^-16`. A test measures it.
+///   of an absent key; [`Slots::Single`](crate::Slots::Single), `e = 1`, about `2^-16`. A test measures it.
 ///   Callers check what they read (a chess engine checks the move for legality).
 /// * **Lossy**, **depth − `AGE_WEIGHT` · age** replacement, [`merge`](Pack64::merge),
 ///   generations modulo 128, `clear`, `prefault`, huge pages, `save`/`load` and errors instead
@@ -97,12 +88,7 @@ const PARALLEL_BYTES: usize = 16 << 20;
 /// let t = DenseCache::<Wide>::new(Size::Mib(1)); // error: evaluation of constant failed
 /// ```
 pub struct DenseCache<V: Pack64> {
-    lines: Region<Line>,
-    generation: AtomicU8,
-    options: Options,
-    counters: Counters,
-    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
-    intent: Intent,
+    table: LineTable<Line, DENSE_ENTRIES>,
     _values: PhantomData<fn(V) -> V>,
 }
 
@@ -118,21 +104,12 @@ impl<V: Pack64> DenseCache<V> {
     /// A table of `size` built as `options` say. Errors: as [`new`](Self::new).
     pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
         let () = FitsDense::<V>::CHECK;
-        let lines = size.lines(LINE_BYTES, DENSE_ENTRIES)?;
-        Ok(Self::from_lines(
-            Region::zeroed(lines, options.huge_pages)?,
-            options,
-            0,
-        ))
+        Ok(Self::wrap(LineTable::new(size, options)?))
     }
 
-    fn from_lines(lines: Region<Line>, options: Options, generation: u8) -> Self {
+    fn wrap(table: LineTable<Line, DENSE_ENTRIES>) -> Self {
         DenseCache {
-            lines,
-            generation: AtomicU8::new(generation),
-            options,
-            counters: Counters::new(),
-            intent: Intent::new(),
+            table,
             _values: PhantomData,
         }
     }
@@ -140,55 +117,28 @@ impl<V: Pack64> DenseCache<V> {
     /// Replaces the table with an empty one of `size`, keeping the generation. The new memory
     /// is allocated first, so on error the old table is kept, entries and all.
     pub fn resize(&mut self, size: Size) -> Result<(), Error> {
-        let mut fresh = Self::with_options(size, self.options)?;
-        fresh.generation = AtomicU8::new(self.generation());
-        *self = fresh;
-        Ok(())
-    }
-
-    /// The table's key: `mix64(key)`, or the key itself with [`Keys::Random`].
-    #[inline(always)]
-    fn mixed(&self, key: u64) -> u64 {
-        match self.options.keys {
-            Keys::Any => mix64(key),
-            Keys::Random => key,
-        }
-    }
-
-    /// The line of a table key, and which of its entries the key may use.
-    #[inline(always)]
-    fn locate(&self, mixed: u64) -> (&Line, Range<usize>) {
-        let n = self.lines.len();
-        match self.options.slots {
-            Slots::Bucket => (&self.lines[scale(mixed, n)], 0..DENSE_ENTRIES),
-            Slots::Single => {
-                // The single slot lies in the line `Slots::Bucket` uses, as in the wide table.
-                let slot = scale(mixed, n * DENSE_ENTRIES);
-                let i = slot % DENSE_ENTRIES;
-                (&self.lines[slot / DENSE_ENTRIES], i..i + 1)
-            }
-        }
+        self.table.resize(size)
     }
 
     /// The line `key` lives in, `0..lines()`. Exposed for tests; never needed to use the table.
     #[must_use]
     pub fn line_of(&self, key: u64) -> usize {
-        scale(self.mixed(key), self.lines.len())
+        self.table.line_of(key)
     }
 
     /// The 16-bit tag `key`'s entries carry, `1..=65535`: two keys of one line with the same
     /// tag are one key to the table (the Guarantees' false hit). Exposed for tests.
     #[must_use]
     pub fn tag_of(&self, key: u64) -> u16 {
-        tag16(self.mixed(key)) as u16
+        tag16(self.table.mixed(key)) as u16
     }
 
     /// The first matching entry of `key`'s line: its line, index, word (0: none) and tag.
     #[inline(always)]
     fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
-        let mixed = self.mixed(key);
+        let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
-        let (line, entries) = self.locate(mixed);
+        let (line, entries) = self.table.locate(mixed);
         let (at, word) = if entries == (0..DENSE_ENTRIES) {
             held(0..DENSE_ENTRIES, tag, |i| dense_line::read(line, i))
         } else {
@@ -202,10 +152,10 @@ impl<V: Pack64> DenseCache<V> {
     #[inline]
     #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
-        self.intent.read();
+        self.table.intent.read();
         let (_, _, word, _) = self.find(key);
         let found = (word != 0).then(|| decode(word));
-        self.counters.probe(found.is_some());
+        self.table.counters.probe(found.is_some());
         found
     }
 
@@ -215,9 +165,9 @@ impl<V: Pack64> DenseCache<V> {
     #[inline]
     #[must_use = "a probe's answer is what it is for"]
     pub fn probe_refresh(&self, key: u64) -> Option<V> {
-        self.intent.write();
+        self.table.intent.write();
         let (line, at, word, _) = self.find(key);
-        self.counters.probe(word != 0);
+        self.table.counters.probe(word != 0);
         if word == 0 {
             return None;
         }
@@ -233,11 +183,11 @@ impl<V: Pack64> DenseCache<V> {
     /// (the first of equals).
     #[inline]
     pub fn store(&self, key: u64, value: V) {
-        self.intent.write();
-        let mixed = self.mixed(key);
+        self.table.intent.write();
+        let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
         let now = self.generation();
-        let (line, entries) = self.locate(mixed);
+        let (line, entries) = self.table.locate(mixed);
         let choice = if entries == (0..DENSE_ENTRIES) {
             choose::<V>(line, 0..DENSE_ENTRIES, tag, now)
         } else {
@@ -249,11 +199,11 @@ impl<V: Pack64> DenseCache<V> {
                 if let Some(merged) = value.merge(old, age(now, generation_of(word))) {
                     dense_line::write(line, slot, encode(tag, merged, now));
                 }
-                self.counters.store(false);
+                self.table.counters.store(false);
             }
             Choice::Victim { slot, evicts } => {
                 dense_line::write(line, slot, encode(tag, value, now));
-                self.counters.store(evicts);
+                self.table.counters.store(evicts);
             }
         }
     }
@@ -262,108 +212,79 @@ impl<V: Pack64> DenseCache<V> {
     /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.locate(self.mixed(key)).0);
+        alloc::prefetch(self.table.locate(self.table.mixed(key)).0);
     }
 
     /// Starts a new generation: every stored entry becomes one generation older (mod 128).
     pub fn new_generation(&self) {
-        self.generation.fetch_add(1, Relaxed);
+        self.table.new_generation();
     }
 
     /// The current generation, `0..128`.
     #[must_use]
     pub fn generation(&self) -> u8 {
-        self.generation.load(Relaxed) & GENERATION_MASK
+        self.table.generation()
     }
 
     /// Permille of entries written (stored or refreshed) in the current generation, over the
     /// first 125 lines (1,000 entries; the whole table when smaller), for UCI's `hashfull`.
     #[must_use]
     pub fn hashfull(&self) -> usize {
-        self.intent.read();
         let now = self.generation();
-        let sample = &self.lines[..self.lines.len().min(HASHFULL_SAMPLE_LINES)];
-        let current = sample
-            .iter()
-            .flat_map(|line| (0..DENSE_ENTRIES).map(move |i| dense_line::read(line, i)))
-            .filter(|&word| tag_of(word) != 0 && generation_of(word) == now)
-            .count();
-        current * 1000 / (sample.len() * DENSE_ENTRIES)
+        self.table.hashfull(HASHFULL_SAMPLE_LINES, |line, i| {
+            let word = dense_line::read(line, i);
+            tag_of(word) != 0 && generation_of(word) == now
+        })
     }
 
     /// Empties every entry, keeping the generation; as
     /// [`SearchCache::clear`](crate::SearchCache::clear) (mapped tables give their pages back).
     pub fn clear(&self) {
-        self.intent.write();
-        if !self.lines.release_pages() {
-            self.for_each_chunk(1, |chunk| {
-                chunk.iter().for_each(|l| alloc::clear_words(&l.0));
-            });
-        }
+        self.table.clear(|line| alloc::clear_words(&line.0));
     }
 
     /// Makes the OS back the whole table with memory now; changes no entry (as
     /// [`SearchCache::prefault`](crate::SearchCache::prefault)).
     pub fn prefault(&self) {
-        const LINES_PER_PAGE: usize = 4096 / LINE_BYTES;
-        self.for_each_chunk(LINES_PER_PAGE, |chunk| {
-            let _ = chunk[0].0[0].compare_exchange(0, 0, Relaxed, Relaxed);
+        self.table.prefault(|line| {
+            let _ = line.0[0].compare_exchange(0, 0, Relaxed, Relaxed);
         });
-    }
-
-    /// Runs `work` on each run of `unit` lines: on rayon's pool for big tables.
-    fn for_each_chunk(&self, unit: usize, work: impl Fn(&[Line]) + Sync + Send) {
-        #[cfg(not(any(loom, searchcache_loom)))]
-        if self.memory_bytes() >= PARALLEL_BYTES {
-            use rayon::prelude::*;
-            self.lines
-                .par_chunks(16_384)
-                .for_each(|chunk| chunk.chunks(unit).for_each(&work));
-            return;
-        }
-        self.lines.chunks(unit).for_each(work);
     }
 
     /// Entries when full: 8 per line.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.lines.len() * DENSE_ENTRIES
+        self.table.capacity()
     }
 
     /// The number of 64-byte lines.
     #[must_use]
     pub fn lines(&self) -> usize {
-        self.lines.len()
+        self.table.lines()
     }
 
     /// Bytes of entry memory: `64 × lines()`.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.lines.len() * LINE_BYTES
+        self.table.memory_bytes()
     }
 
     /// The options the table was built with.
     #[must_use]
     pub fn options(&self) -> Options {
-        self.options
+        self.table.options()
     }
 
     /// Bytes of the table on transparent huge pages now (Linux; `None` elsewhere).
     #[must_use]
     pub fn huge_page_bytes(&self) -> Option<usize> {
-        alloc::huge_page_bytes(self.lines.address())
+        self.table.huge_page_bytes()
     }
 
     /// Writes the table to `w` in the format of [`crate::persist`] (kind 5, `DenseCache`).
     /// Errors: [`Error::Io`] from `w`.
     pub fn save(&self, w: impl Write) -> Result<(), Error> {
-        let header = TableHeader {
-            bits: V::BITS,
-            age_weight: V::AGE_WEIGHT,
-            options: self.options,
-            generation: self.generation(),
-        };
-        persist::save_table(w, Kind::DenseCache, header, &self.lines)
+        self.table.save(w, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)
     }
 
     /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
@@ -371,29 +292,24 @@ impl<V: Pack64> DenseCache<V> {
     /// the wide layout is [`crate::persist::FileError::Kind`].
     pub fn load(r: impl Read) -> Result<Self, Error> {
         let () = FitsDense::<V>::CHECK;
-        let (header, lines) = persist::load_table(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
-        Ok(Self::from_lines(lines, header.options, header.generation))
+        let table = LineTable::load(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
+        Ok(Self::wrap(table))
     }
 
     /// The counters, with the `stats` cargo feature; `None` without it.
     #[must_use]
     pub fn stats(&self) -> Option<CacheStats> {
-        self.counters.snapshot()
+        self.table.stats()
     }
 
     /// Sets the counters back to zero.
     pub fn reset_stats(&self) {
-        self.counters.reset();
+        self.table.reset_stats();
     }
 }
 
 impl<V: Pack64> fmt::Debug for DenseCache<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DenseCache")
-            .field("lines", &self.lines.len())
-            .field("capacity", &self.capacity())
-            .field("generation", &self.generation())
-            .field("options", &self.options)
-            .finish_non_exhaustive()
+        self.table.debug("DenseCache", f)
     }
 }

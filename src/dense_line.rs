@@ -9,8 +9,9 @@
 
 use crate::alloc::AtomicLine;
 use crate::dense_word::{decode, generation_of, tag_of};
-use crate::pack::{age, Pack64};
+use crate::pack::Pack64;
 use crate::sync::Ordering::Relaxed;
+use crate::victim::victim;
 use std::hint::select_unpredictable;
 use std::ops::Range;
 
@@ -84,25 +85,9 @@ pub(crate) fn choose<V: Pack64>(line: &Line, entries: Range<usize>, tag: u64, no
     if word != 0 {
         return Choice::Held { slot, word };
     }
-    let (mut victim, mut victim_worth) = (entries.start, i64::MAX);
-    for i in entries.rev() {
+    let (slot, evicts) = victim::<V>(entries, now, |i| {
         let word = words[i];
-        let worth = if word == 0 {
-            i64::MIN
-        } else {
-            let old_age = i32::from(age(now, generation_of(word)));
-            let old: V = decode(word);
-            i64::from(
-                old.depth()
-                    .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
-            )
-        };
-        let lower = worth <= victim_worth;
-        victim = select_unpredictable(lower, i, victim);
-        victim_worth = select_unpredictable(lower, worth, victim_worth);
-    }
-    Choice::Victim {
-        slot: victim,
-        evicts: victim_worth != i64::MIN,
-    }
+        (word != 0).then(|| (decode(word), generation_of(word)))
+    });
+    Choice::Victim { slot, evicts }
 }

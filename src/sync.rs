@@ -6,11 +6,11 @@
 
 #[cfg(not(any(loom, searchcache_loom)))]
 #[allow(unused_imports)] // AtomicU32: the 32-bit visited set
-pub(crate) use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
+pub(crate) use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
 
 #[cfg(any(loom, searchcache_loom))]
 #[allow(unused_imports)]
-pub(crate) use loom::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
+pub(crate) use loom::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
 
 pub(crate) use std::sync::atomic::Ordering;
 

@@ -12,6 +12,7 @@ use crate::persist::{self, TableHeader};
 use crate::size::Size;
 use crate::stats::{CacheStats, Counters};
 use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use crate::victim::victim;
 use std::fmt;
 use std::hint::select_unpredictable;
 use std::io::{Read, Write};
@@ -475,28 +476,12 @@ fn choose<V: Pack64>(
             data: held_data,
         };
     }
-    // Empty entries rank below every occupied one (worths are `i32`s).
-    let (mut victim, mut victim_worth) = (entries.start, i64::MAX);
-    for i in entries.rev() {
+    let (slot, evicts) = victim::<V>(entries, now, |i| {
         let slot = slots[i];
-        let worth = if slot.is_occupied() {
-            let old_age = i32::from(age(now, generation_of(slot.data)));
-            let old: V = decode(slot.data);
-            i64::from(
-                old.depth()
-                    .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
-            )
-        } else {
-            i64::MIN
-        };
-        let lower = worth <= victim_worth;
-        victim = select_unpredictable(lower, i, victim);
-        victim_worth = select_unpredictable(lower, worth, victim_worth);
-    }
-    Choice::Victim {
-        slot: victim,
-        evicts: victim_worth != i64::MIN,
-    }
+        slot.is_occupied()
+            .then(|| (decode(slot.data), generation_of(slot.data)))
+    });
+    Choice::Victim { slot, evicts }
 }
 
 impl<V: Pack64> fmt::Debug for SearchCache<V> {

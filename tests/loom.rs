@@ -736,3 +736,154 @@ fn dense_store_races_new_generation(keys: [u64; 10]) {
         _ => panic!("{WRONG}: exactly one of #0 and #1 must be evicted: {one:?} {zero:?}"),
     }
 }
+
+// ----- The cluster layout ----------------------------------------------------------------------
+//
+// `ClusterCache`: six entries of a data word and a 16-bit check (`tag ^ fold(data)`), two
+// stores each, so a reader can see a torn pair, which must fail its check. The naive protocol
+// makes the check the bare tag, and every model here must then see another key's data.
+
+/// A one-line cluster table (six entries) and the keys of one model run (the first eight of a
+/// dense key set), whose tags differ.
+struct ClusterFixture {
+    table: searchcache::ClusterCache<Tagged>,
+    keys: [u64; 8],
+}
+
+impl ClusterFixture {
+    fn new(keys: [u64; 10]) -> Arc<Self> {
+        let table = searchcache::ClusterCache::new(Size::Entries(6)).unwrap();
+        assert_eq!(table.lines(), 1);
+        let keys: [u64; 8] = std::array::from_fn(|i| keys[i]);
+        let mut tags: Vec<u16> = keys.iter().map(|&k| table.tag_of(k)).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(
+            tags.len(),
+            keys.len(),
+            "the model's keys need distinct tags"
+        );
+        Arc::new(ClusterFixture { table, keys })
+    }
+
+    fn store(&self, k: usize, writer: u8, depth: u8) {
+        self.table
+            .store(self.keys[k], Fixture::value(k, writer, depth));
+    }
+
+    /// As [`Fixture::expect`].
+    fn expect(&self, k: usize, allowed: &[Option<Tagged>]) -> Option<Tagged> {
+        let got = self.table.probe(self.keys[k]);
+        assert!(
+            got.is_none_or(|v| usize::from(v.key) == k) && allowed.contains(&got),
+            "{WRONG}: cluster probe of key #{k} ({:#x}) returned {got:?}, not one of {allowed:?}",
+            self.keys[k]
+        );
+        got
+    }
+}
+
+dense_models! {
+    cluster_same_key_writers => cluster_same_key_writers_mixed, cluster_same_key_writers_structured;
+    cluster_different_keys_one_line => cluster_different_keys_one_line_mixed, cluster_different_keys_one_line_structured;
+    cluster_store_races_new_generation => cluster_store_races_new_generation_mixed, cluster_store_races_new_generation_structured;
+}
+
+/// Two writers store different values for key #6 while a reader probes. The full line holds
+/// #0..#5, #1 at depth 1 and the others at 5, so both writers (depth 3) take #1's entry. A
+/// torn pair (one writer's data, #1's or the other writer's check) must read as a miss, so
+/// afterwards #6 holds one writer's value or reads as a miss, as in the wide layout.
+fn cluster_same_key_writers(keys: [u64; 10]) {
+    let f = ClusterFixture::new(keys);
+    for k in 0..6 {
+        f.store(k, 0, if k == 1 { 1 } else { 5 });
+    }
+    let writers: Vec<_> = [1u8, 2]
+        .into_iter()
+        .map(|w| {
+            let f = f.clone();
+            thread::spawn(move || f.store(6, w, 3))
+        })
+        .collect();
+    let_writers_run_first();
+    let by = |w| Some(Fixture::value(6, w, 3));
+    f.expect(6, &[None, by(1), by(2)]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    f.expect(6, &[None, by(1), by(2)]);
+    f.expect(1, &[None]);
+    for k in (0..6).filter(|&k| k != 1) {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+}
+
+/// Two writers store different keys (#6, #7, depth 4) into one line holding #0..#4 (#1 at
+/// depth 2, the others deeper) and one empty entry, while a reader probes. The first takes the
+/// empty entry; the other takes it too (if it did not see the first) or evicts #1.
+fn cluster_different_keys_one_line(keys: [u64; 10]) {
+    let f = ClusterFixture::new(keys);
+    for k in 0..5 {
+        f.store(k, 0, if k == 1 { 2 } else { 5 });
+    }
+    let writers: Vec<_> = [6usize, 7]
+        .into_iter()
+        .map(|k| {
+            let f = f.clone();
+            thread::spawn(move || f.store(k, k as u8, 4))
+        })
+        .collect();
+    let_writers_run_first();
+    let own = |k: usize| Some(Fixture::value(k, k as u8, 4));
+    f.expect(6, &[None, own(6)]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    f.expect(7, &[None, own(7)]);
+    for w in writers {
+        w.join().unwrap();
+    }
+    f.expect(6, &[None, own(6)]);
+    f.expect(7, &[None, own(7)]);
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
+    for k in (0..5).filter(|&k| k != 1) {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+}
+
+/// A store of key #6 races `new_generation()` at the wrap-around, as
+/// `store_races_new_generation`: #1 (depth 1) was written in generation 0, #0 and #2..#5
+/// (depth 5) in 127. Read 127: #1 is evicted; read 0 (128 wraps): #0, the first of equals.
+fn cluster_store_races_new_generation(keys: [u64; 10]) {
+    let f = ClusterFixture::new(keys);
+    f.store(1, 0, 1);
+    for _ in 0..127 {
+        f.table.new_generation();
+    }
+    for k in (0..6).filter(|&k| k != 1) {
+        f.store(k, 0, 5);
+    }
+    let writer = {
+        let f = f.clone();
+        thread::spawn(move || f.store(6, 1, 3))
+    };
+    let_writers_run_first();
+    f.table.new_generation();
+    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
+    f.expect(6, &[None, Some(Fixture::value(6, 1, 3))]);
+    writer.join().unwrap();
+    assert_eq!(f.table.generation(), 0);
+    f.expect(6, &[Some(Fixture::value(6, 1, 3))]);
+    for k in 2..6 {
+        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
+    }
+    let one = f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
+    let zero = f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
+    let hashfull = f.table.hashfull();
+    match (one, zero) {
+        (None, Some(_)) => assert_eq!(hashfull, 0, "{WRONG}: evicted #1 in generation 0"),
+        // #6 and #1 of generation 0: 2 of 6 entries.
+        (Some(_), None) => assert_eq!(hashfull, 333, "{WRONG}: evicted #0 in generation 127"),
+        _ => panic!("{WRONG}: exactly one of #0 and #1 must be evicted: {one:?} {zero:?}"),
+    }
+}

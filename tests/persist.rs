@@ -372,3 +372,44 @@ fn reserved_header_fields_must_be_zero() {
         }
     }
 }
+
+/// A `ClusterCache` file (kind 7) round-trips, holds each line as documented (six data words,
+/// then the checks four to a word) with the trailer's count of occupied entries, and refuses
+/// every spoiled variant and the other table kinds' loaders.
+#[test]
+fn cluster_cache_round_trips_and_refuses_spoiled_files() {
+    use searchcache::ClusterCache;
+    let t = ClusterCache::<u32>::new(Size::Entries(6 * 64)).unwrap();
+    for k in 0..100u64 {
+        t.store(k, (k << 20 | k) as u32);
+    }
+    t.new_generation();
+    let file = saved(|f| t.save(f));
+    assert_eq!(u32::from_le_bytes(file[12..16].try_into().unwrap()), 7);
+    let body = &file[64..file.len() - 16];
+    assert_eq!(body.len(), 64 * 64);
+    let occupied = body
+        .chunks_exact(64)
+        .flat_map(|line| line[..48].chunks_exact(8))
+        .filter(|w| u64::from_le_bytes((*w).try_into().unwrap()) >> 63 == 1)
+        .count() as u64;
+    let trailer = &file[file.len() - 16..];
+    assert_eq!(
+        u64::from_le_bytes(trailer[0..8].try_into().unwrap()),
+        occupied
+    );
+    assert!(occupied > 80, "{occupied} of 100 stored keys kept");
+    // The two unused checks of every line are zero.
+    assert!(body.chunks_exact(64).all(|line| line[60..64] == [0; 4]));
+    let back = ClusterCache::<u32>::load(&file[..]).unwrap();
+    assert_eq!(back.generation(), 1);
+    for k in 0..100u64 {
+        assert_eq!(back.probe(k), t.probe(k), "key {k}");
+    }
+    assert_eq!(saved(|f| back.save(f)), file);
+    spoiled_files_are_errors(&file, |f| ClusterCache::<u32>::load(f));
+    assert!(matches!(
+        SearchCache::<u32>::load(&file[..]),
+        Err(Error::File(FileError::Kind { .. }))
+    ));
+}

@@ -1,14 +1,14 @@
-//! Behaviour of `SearchCache` and `DenseCache` as the docs and the seed documents describe it,
-//! single-threaded: most promises as one generic test per layout (`wide::…`, `dense::…`,
-//! tests/common). (Races: tests/torture.rs and tests/loom.rs.)
+//! Behaviour of `SearchCache`, `DenseCache` and `ClusterCache` as the docs and the seed
+//! documents describe it, single-threaded: most promises as one generic test per layout
+//! (`wide::…`, `dense::…`, `cluster::…`, tests/common). (Races: tests/torture.rs and tests/loom.rs.)
 
 #[macro_use]
 mod common;
 
-use common::{one_line, Dense, Layout, Table, Wide};
+use common::{one_line, Cluster, Dense, Layout, Table, Wide};
 use searchcache::{
-    consts::PAYLOAD_BITS, DenseCache, Error, HugePages, Keys, Options, Pack64, SearchCache, Size,
-    Slots,
+    consts::PAYLOAD_BITS, ClusterCache, DenseCache, Error, HugePages, Keys, Options, Pack64,
+    SearchCache, Size, Slots,
 };
 
 /// A chess-like entry: the seed's replacement rules, to prove a real policy fits the trait.
@@ -495,8 +495,10 @@ fn single_slot_keys_live_in_their_bucket_slot<L: Layout>() {
         single.store(k, k as u32);
     }
     let survivors: Vec<u64> = (0..1_000).filter(|&k| single.probe(k).is_some()).collect();
+    // 64 entries, 66 in the cluster layout (whole lines of six).
+    let capacity = single.capacity();
     assert!(
-        survivors.len() <= 64 && survivors.len() > 32,
+        survivors.len() <= capacity && survivors.len() > capacity / 2,
         "{}",
         survivors.len()
     );
@@ -710,6 +712,11 @@ fn dense_pack_bits_at_or_above_bits_are_dropped_or_caught() {
     pack_bits_are_dropped_or_caught::<Dense, 41>();
 }
 
+#[test]
+fn cluster_pack_bits_at_or_above_bits_are_dropped_or_caught() {
+    pack_bits_are_dropped_or_caught::<Cluster, 56>();
+}
+
 /// Refused memory keeps the OS's error as the `source()`.
 fn allocation_failures_keep_their_cause<L: Layout>() {
     let e = L::T::<u32>::new(Size::Bytes(1 << 62)).unwrap_err();
@@ -772,10 +779,12 @@ fn saved_tables_load_back_entry_for_entry<L: Layout>() {
     let mut again = Vec::new();
     back.save(&mut again).unwrap();
     assert_eq!(again, bytes);
-    let other = if L::ENTRIES == 4 {
-        DenseCache::<u32>::load(&bytes[..]).map(drop)
-    } else {
-        SearchCache::<u32>::load(&bytes[..]).map(drop)
-    };
-    assert!(matches!(other, Err(Error::File(_))), "{other:?}");
+    let others = [
+        (L::ENTRIES != 4).then(|| SearchCache::<u32>::load(&bytes[..]).map(drop)),
+        (L::ENTRIES != 8).then(|| DenseCache::<u32>::load(&bytes[..]).map(drop)),
+        (L::ENTRIES != 6).then(|| ClusterCache::<u32>::load(&bytes[..]).map(drop)),
+    ];
+    for other in others.into_iter().flatten() {
+        assert!(matches!(other, Err(Error::File(_))), "{other:?}");
+    }
 }

@@ -5,12 +5,16 @@
 //!
 //! [`run_dense`] does the same for `DenseCache` (1-3 lines of eight one-word entries), against
 //! the reference model in its dense mode, where keys of one line and one 16-bit tag are one key
-//! (the documented false hit), with the value types that fit its 41 bits.
+//! (the documented false hit), with the value types that fit its 41 bits. [`run_cluster`] does
+//! it for `ClusterCache` (six ten-byte entries per line, matched the same way), with the wide
+//! table's value types.
 
 use crate::input::Input;
 use crate::reference::Reference;
 use crate::values::{ChessEntry, FuzzValue, IdaBound};
-use searchcache::{DenseCache, Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots};
+use searchcache::{
+    ClusterCache, DenseCache, Error, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots,
+};
 
 /// The table under test, either layout.
 trait Tested<V: Pack64>: Sized {
@@ -60,6 +64,7 @@ macro_rules! tested {
 
 tested!(SearchCache, 4, buckets);
 tested!(DenseCache, 8, lines);
+tested!(ClusterCache, 6, lines);
 
 /// Runs one input. The first byte picks the table shape and the value type.
 pub fn run(data: &[u8]) {
@@ -83,6 +88,18 @@ pub fn run_dense(data: &[u8]) {
     }
 }
 
+/// Runs one input on a `ClusterCache`; the first byte picks the shape and the value type (the
+/// wide table's, all of which fit the cluster's 56 bits).
+pub fn run_cluster(data: &[u8]) {
+    let mut input = Input::new(data);
+    let shape = input.u8();
+    match (shape >> 2) % 3 {
+        0 => run_with::<ChessEntry, ClusterCache<_>>(shape, input),
+        1 => run_with::<IdaBound, ClusterCache<_>>(shape, input),
+        _ => run_with::<u32, ClusterCache<_>>(shape, input),
+    }
+}
+
 fn run_with<V: FuzzValue, T: Tested<V>>(shape: u8, mut input: Input) {
     let buckets = usize::from(shape % 3) + 1;
     let single = shape & 0x80 != 0;
@@ -94,10 +111,11 @@ fn run_with<V: FuzzValue, T: Tested<V>>(shape: u8, mut input: Input) {
     let table =
         T::build(Size::Entries(buckets * T::PER_LINE), options).expect("a table of 1-3 buckets");
     assert_eq!(table.lines(), buckets);
-    let mut model = Reference::<V>::new(buckets, single, random_keys);
-    if T::PER_LINE == 8 {
-        model = Reference::<V>::dense(buckets, single, random_keys);
-    }
+    let mut model = match T::PER_LINE {
+        8 => Reference::<V>::dense(buckets, single, random_keys),
+        6 => Reference::<V>::cluster(buckets, single, random_keys),
+        _ => Reference::<V>::new(buckets, single, random_keys),
+    };
     let mut keys: Vec<u64> = Vec::new();
 
     while !input.is_empty() {

@@ -1,6 +1,6 @@
 //! `load` of every kind of table on arbitrary bytes: [`FingerprintSet`], [`CompactSet`],
-//! [`Bitstate`], [`VisitedMap`] and [`SearchCache`] (two value types; the file names its `Keys` and `Slots`,
-//! and the seeds hold every combination). Each input is given to every loader. A load must
+//! [`Bitstate`], [`VisitedMap`], [`SearchCache`] (two value types; the file names its `Keys` and `Slots`,
+//! and the seeds hold every combination) and [`ClusterCache`]. Each input is given to every loader. A load must
 //! never panic; one that succeeds must
 //!
 //! * hold exactly the lines the input delivered: `memory_bytes()` is the consumed bytes less
@@ -16,8 +16,8 @@
 
 use crate::values::IdaBound;
 use searchcache::{
-    Bitstate, CompactSet, Error, FingerprintSet, HugePages, Keys, Options, SearchCache, Size,
-    Slots, StateHash, VisitedMap,
+    Bitstate, ClusterCache, CompactSet, Error, FingerprintSet, HugePages, Keys, Options,
+    SearchCache, Size, Slots, StateHash, VisitedMap,
 };
 
 /// Header bytes, and the trailer's count and CRC (`searchcache::persist`'s format).
@@ -40,6 +40,7 @@ pub fn run(data: &[u8]) {
     check::<SearchCache<u32>>(&file);
     check::<SearchCache<IdaBound>>(&file);
     check::<VisitedMap>(&file);
+    check::<ClusterCache<u32>>(&file);
 }
 
 /// What the target needs of each kind of table.
@@ -73,6 +74,7 @@ table!(Bitstate, "Bitstate");
 table!(SearchCache<u32>, "SearchCache<u32>");
 table!(SearchCache<IdaBound>, "SearchCache<IdaBound>");
 table!(VisitedMap, "VisitedMap");
+table!(ClusterCache<u32>, "ClusterCache<u32>");
 
 /// Loads `file` as a `T`; if that succeeds, checks the table's size and its round trip.
 fn check<T: Table>(file: &[u8]) {
@@ -165,6 +167,10 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
     }
     let table = SearchCache::<IdaBound>::new(Size::Entries(8)).expect("a small table");
     save("table-idabound-empty".into(), &|w| table.save(w));
+    let cluster = ClusterCache::<u32>::new(Size::Entries(12)).expect("a small table");
+    cluster.new_generation();
+    (0..9u64).for_each(|k| cluster.store(k * 0x9e37_79b9, k as u32));
+    save("cluster-u32".into(), &|w| cluster.save(w));
     let mut out = Vec::new();
     for (name, bytes) in valid {
         out.push((format!("{name}-valid"), [&[0u8][..], &bytes].concat()));

@@ -12,7 +12,8 @@
 //!
 //! The dense mode models `DenseCache` from its docs: lines of eight entries, and a key matches
 //! an entry when both lie in one line and have one tag, the low 16 bits of the table's key
-//! (`mix64(key)`, or the key with `Keys::Random`) with 0 read as 1.
+//! (`mix64(key)`, or the key with `Keys::Random`) with 0 read as 1. The cluster mode models
+//! `ClusterCache` the same way with six entries per line.
 
 use searchcache::{mix64, Pack64};
 
@@ -27,7 +28,7 @@ struct Entry<V> {
 /// The model of a table of `entries.len() / per_line` buckets.
 pub struct Reference<V> {
     entries: Vec<Option<Entry<V>>>,
-    /// Entries per line: 4, or 8 in the dense mode.
+    /// Entries per line: 4, 8 in the dense mode, 6 in the cluster mode.
     per_line: usize,
     /// The dense mode: keys match on their 16-bit tag.
     dense: bool,
@@ -58,6 +59,17 @@ impl<V: Pack64> Reference<V> {
             per_line: 8,
             dense: true,
             ..Self::new(lines, single, random_keys)
+        }
+    }
+
+    /// An empty model of a `ClusterCache` of `lines` lines: six entries per line, matched on
+    /// the 16-bit tag as in the dense mode (single-threaded, a cluster entry's check vouches
+    /// exactly for its key's tag).
+    pub fn cluster(lines: usize, single: bool, random_keys: bool) -> Self {
+        Reference {
+            entries: vec![None; lines * 6],
+            per_line: 6,
+            ..Self::dense(lines, single, random_keys)
         }
     }
 

@@ -52,6 +52,13 @@ fn dense_differential_corpus() {
     random_inputs(differential::run_dense, 3000);
 }
 
+/// The cluster layout's differential run on the same inputs (the shape byte means the same).
+#[test]
+fn cluster_differential_corpus() {
+    assert!(replay("differential", differential::run_cluster) > 0);
+    random_inputs(differential::run_cluster, 3000);
+}
+
 #[test]
 fn pack_round_trip_corpus() {
     assert!(replay("pack_round_trip", pack_round_trip::run) > 0);

@@ -5,7 +5,6 @@ use crate::alloc::{HugePages, Region, Words};
 use crate::error::{Error, FileError};
 use crate::persist::checksum::{read_exact, ChecksumReader, ChecksumWriter};
 use crate::size::Size;
-use crate::sync::Ordering::Relaxed;
 use std::io::{Read, Write};
 
 /// The format version this build writes and reads.
@@ -29,6 +28,7 @@ pub(crate) enum Kind {
     SearchCache = 4,
     DenseCache = 5,
     VisitedMap = 6,
+    ClusterCache = 7,
 }
 
 impl Kind {
@@ -40,6 +40,7 @@ impl Kind {
             Kind::SearchCache => "SearchCache",
             Kind::DenseCache => "DenseCache",
             Kind::VisitedMap => "VisitedMap",
+            Kind::ClusterCache => "ClusterCache",
         }
     }
 
@@ -51,6 +52,7 @@ impl Kind {
             Kind::SearchCache,
             Kind::DenseCache,
             Kind::VisitedMap,
+            Kind::ClusterCache,
         ]
         .into_iter()
         .find(|&k| k as u32 == n)
@@ -138,7 +140,7 @@ pub(crate) fn save<T: Words>(
     let mut total = 0u64;
     for chunk in lines.chunks(CHUNK_LINES) {
         for (line, bytes) in chunk.iter().zip(buffer.chunks_exact_mut(64)) {
-            let words: [u64; 8] = std::array::from_fn(|i| line.words()[i].load(Relaxed));
+            let words = line.load_words();
             total += count(&words);
             for (word, out) in words.iter().zip(bytes.chunks_exact_mut(8)) {
                 out.copy_from_slice(&word.to_le_bytes());
@@ -179,13 +181,9 @@ pub(crate) fn load<T: Words>(
                 u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]))
             });
             total += count(&words);
-            for (atomic, &word) in line.words().iter().zip(&words) {
-                // Zero words are skipped: the region is zero already, and a page never
-                // written is never committed.
-                if word != 0 {
-                    atomic.store(word, Relaxed);
-                }
-            }
+            // Zero words are skipped: the region is zero already, and a page never written
+            // is never committed.
+            line.store_words(&words);
         }
     }
     let mut trailer = [0u8; 8];

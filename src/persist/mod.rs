@@ -13,7 +13,7 @@
 //! |---|---|
 //! | 0..8 | magic: the ASCII bytes `srchcach` |
 //! | 8..12 | format version, `u32`: 1 |
-//! | 12..16 | kind, `u32`: 1 `FingerprintSet`, 2 `CompactSet`, 3 `Bitstate`, 4 `SearchCache`, 5 `DenseCache`, 6 `VisitedMap` |
+//! | 12..16 | kind, `u32`: 1 `FingerprintSet`, 2 `CompactSet`, 3 `Bitstate`, 4 `SearchCache`, 5 `DenseCache`, 6 `VisitedMap`, 7 `ClusterCache` |
 //! | 16..24 | lines, `u64`: 64-byte lines in the body (at least 1) |
 //! | 24..56 | four `u64` parameters of the kind (below) |
 //! | 56..60 | CRC-32 (ISO-HDLC, as zlib's `crc32`) of bytes 0..56, `u32` |
@@ -27,13 +27,16 @@
 //! when the set holds states and every one was inserted with `index == signature` (so that
 //! `grow` can move it), else 0 (1 on an empty set is refused); `Bitstate`
 //! `[hash functions k, states stored, 0, 0]`; `VisitedMap` `[payload bits, WALK_LINES, signature
-//! comparisons, 0]`, each word a slot, signature above the payload; `SearchCache` and `DenseCache` `[Pack64::BITS, options,
+//! comparisons, 0]`, each word a slot, signature above the payload; `SearchCache`, `DenseCache` and `ClusterCache` `[Pack64::BITS, options,
 //! generation, Pack64::AGE_WEIGHT as u64]`, options being `slots | keys << 8 | huge pages << 16`
 //! (`Slots::Bucket` 0, `Single` 1; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
 //! A set's word holds one `u64` signature or two `u32` ones (the even slot in the low half); a
 //! table's line is its bucket, `[check, data]` × 4, as `bucket.rs` describes; a dense
 //! table's line is eight one-word entries, `tag << 48 | generation << 41 | payload`
-//! (`dense_word.rs`), counted occupied when the tag is not zero. The body is the
+//! (`dense_word.rs`), counted occupied when the tag is not zero; a cluster table's line is six
+//! data words (the bucket's data word), then its six 16-bit checks and two zero ones packed
+//! four to a word, the first in the low bits (`cluster_line.rs`), counted occupied by the data
+//! word's top bit. The body is the
 //! table as it lies in memory, so it is only meaningful to this format version: a change to the
 //! layout, the mixer or the entry protocol is a new version.
 //!

@@ -81,6 +81,7 @@ pub(crate) fn load_table<T: Words>(
 fn counter(kind: Kind) -> fn(&[u64; 8]) -> u64 {
     match kind {
         Kind::DenseCache => occupied_dense_entries,
+        Kind::ClusterCache => crate::cluster_line::occupied,
         _ => occupied_entries,
     }
 }

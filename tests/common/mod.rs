@@ -1,10 +1,11 @@
-//! The two table layouts behind one trait, so that one test body checks a promise on both:
-//! [`Wide`] (`SearchCache`, four two-word entries per line) and [`Dense`] (`DenseCache`,
-//! eight one-word entries per line). `layouts!` turns generic test functions into a test per
-//! layout, `wide::name` and `dense::name`.
+//! The three table layouts behind one trait, so that one test body checks a promise on all:
+//! [`Wide`] (`SearchCache`, four two-word entries per line), [`Dense`] (`DenseCache`, eight
+//! one-word entries per line) and [`Cluster`] (`ClusterCache`, six ten-byte entries per line).
+//! `layouts!` turns generic test functions into a test per layout, `wide::name`,
+//! `dense::name` and `cluster::name`.
 #![allow(dead_code)] // each test file uses part of it
 
-use searchcache::{DenseCache, Error, Options, Pack64, SearchCache, Size};
+use searchcache::{ClusterCache, DenseCache, Error, Options, Pack64, SearchCache, Size};
 
 /// What the tests do with a table, whichever the layout.
 pub trait Table<V: Pack64>: Sized + Sync + std::fmt::Debug + std::panic::UnwindSafe {
@@ -113,6 +114,9 @@ forward!(
 forward!(DenseCache, line_of, lines, |t: &DenseCache<V>, key| {
     u64::from(t.tag_of(key))
 });
+forward!(ClusterCache, line_of, lines, |t: &ClusterCache<V>, key| {
+    u64::from(t.tag_of(key))
+});
 
 /// The keys of `keys` that `t` tells apart (the first of each identity): all of them for the
 /// wide layout, all but about `n² · 2^-16 / lines` for the dense one, whose false hits
@@ -149,6 +153,15 @@ impl Layout for Dense {
     const PAYLOAD: u32 = searchcache::consts::DENSE_PAYLOAD_BITS;
 }
 
+/// `ClusterCache`.
+pub struct Cluster;
+
+impl Layout for Cluster {
+    type T<V: Pack64> = ClusterCache<V>;
+    const ENTRIES: usize = 6;
+    const PAYLOAD: u32 = searchcache::consts::PAYLOAD_BITS;
+}
+
 /// A table of exactly one line: every key collides.
 pub fn one_line<L: Layout, V: Pack64>() -> L::T<V> {
     let t = L::T::<V>::new(Size::Entries(L::ENTRIES)).unwrap();
@@ -156,8 +169,8 @@ pub fn one_line<L: Layout, V: Pack64>() -> L::T<V> {
     t
 }
 
-/// `layouts!(a, b)`: `wide::a`, `dense::a`, `wide::b`, `dense::b`, each a `#[test]` calling
-/// the generic `a::<Wide>()` (or `::<Dense>()`) of the file.
+/// `layouts!(a, b)`: `wide::a`, `dense::a`, `cluster::a`, `wide::b`, …, each a `#[test]`
+/// calling the generic `a::<Wide>()` (or `::<Dense>()`, `::<Cluster>()`) of the file.
 #[allow(unused_macros)] // tests/torture.rs instantiates by hand
 macro_rules! layouts {
     ($($(#[$attr:meta])* $name:ident),* $(,)?) => {
@@ -166,6 +179,9 @@ macro_rules! layouts {
         }
         mod dense {
             $( $(#[$attr])* #[test] fn $name() { super::$name::<crate::common::Dense>() } )*
+        }
+        mod cluster {
+            $( $(#[$attr])* #[test] fn $name() { super::$name::<crate::common::Cluster>() } )*
         }
     };
 }

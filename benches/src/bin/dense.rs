@@ -1,6 +1,6 @@
-//! Issue 29: the dense layout (`DenseCache`) against the wide one (`SearchCache`) and a
-//! hand-written Stockfish-style table (`searchcache_bench::handwritten`), side by side in one
-//! process:
+//! Issue 29: the dense layouts (`DenseCache`, one word per entry, and `ClusterCache`, ten bytes
+//! per entry) against the wide one (`SearchCache`) and a hand-written Stockfish-style table
+//! (`searchcache_bench::handwritten`), side by side in one process:
 //!
 //! 1. entries per MiB;
 //! 2. probe and store ns per operation (CPU time of the thread, so that preemption on a shared
@@ -14,7 +14,7 @@
 //!
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
-use searchcache::{DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
+use searchcache::{ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
 use searchcache_bench::handwritten::Stockfish10;
 use searchcache_bench::rng::{below, key_of, WyRand};
 use std::hint::black_box;
@@ -83,6 +83,7 @@ macro_rules! table {
 
 table!(SearchCache<Value>);
 table!(DenseCache<Value>);
+table!(ClusterCache<Value>);
 table!(Stockfish10<Value>);
 
 /// Zobrist-like keys, as engines hand them: `Keys::Random` for both crate tables.
@@ -108,8 +109,12 @@ fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
             Box::new(DenseCache::with_options(size, options(true)).unwrap()),
         ),
         (
-            "dense 4K",
-            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+            "cluster",
+            Box::new(ClusterCache::with_options(size, options(true)).unwrap()),
+        ),
+        (
+            "cluster 4K",
+            Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
         ),
         ("hand 4K", Box::new(Stockfish10::new(mib << 20))),
     ]
@@ -176,12 +181,12 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
         }
         eprintln!("filled {name} in {:.1?}", begin.elapsed());
     }
-    println!("\n| {mib} MiB | threads | wide ns | dense ns | dense 4K ns | hand 4K ns | dense ÷ wide | dense 4K ÷ hand 4K |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("\n| {mib} MiB | threads | wide ns | dense ns | cluster ns | cluster 4K ns | hand 4K ns | dense ÷ wide | cluster ÷ wide | cluster 4K ÷ hand 4K |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for store in [false, true] {
         for threads in [1, 2] {
             let mut ns: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-            let (mut vs_wide, mut vs_hand) = (Vec::new(), Vec::new());
+            let (mut dense_wide, mut vs_wide, mut vs_hand) = (Vec::new(), Vec::new(), Vec::new());
             for round in 0..rounds {
                 let mut this = vec![0.0; cells.len()];
                 for k in 0..cells.len() {
@@ -189,8 +194,9 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                     this[i] = cell(cells[i].1.as_ref(), universe, threads, store, secs);
                     ns[i].push(this[i]);
                 }
-                vs_wide.push(this[1] / this[0]);
-                vs_hand.push(this[2] / this[3]);
+                dense_wide.push(this[1] / this[0]);
+                vs_wide.push(this[2] / this[0]);
+                vs_hand.push(this[3] / this[4]);
             }
             let op = if store { "store" } else { "probe" };
             let m: Vec<String> = ns
@@ -198,8 +204,9 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                 .map(|v| format!("{:.1}", median(v)))
                 .collect();
             println!(
-                "| {op} | {threads} | {} | {:.3} | {:.3} |",
+                "| {op} | {threads} | {} | {:.3} | {:.3} | {:.3} |",
                 m.join(" | "),
+                median(dense_wide),
                 median(vs_wide),
                 median(vs_hand)
             );
@@ -225,24 +232,27 @@ fn hit_rates(path: &str) -> Result<(), String> {
         "\nTrace {path}: {} operations, {probes} probes\n",
         ops.len()
     );
-    println!("| Hash | wide hit % | dense hit % | hand hit % | false hits (wide / dense / hand) |");
-    println!("|---|---|---|---|---|");
+    println!("| Hash | wide hit % | dense hit % | cluster hit % | hand hit % | false hits (wide / dense / cluster / hand) |");
+    println!("|---|---|---|---|---|---|");
     for mib in [1, 4, 16] {
         let size = Size::Mib(mib);
-        let cells: [Box<dyn Table>; 3] = [
+        let cells: [Box<dyn Table>; 4] = [
             Box::new(SearchCache::with_options(size, options(false)).unwrap()),
             Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+            Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
             Box::new(Stockfish10::new(mib << 20)),
         ];
         let results: Vec<(f64, u64)> = cells.iter().map(|t| replay(t.as_ref(), &ops)).collect();
         println!(
-            "| {mib} MiB | {:.2} | {:.2} | {:.2} | {} / {} / {} |",
+            "| {mib} MiB | {:.2} | {:.2} | {:.2} | {:.2} | {} / {} / {} / {} |",
             100.0 * results[0].0,
             100.0 * results[1].0,
             100.0 * results[2].0,
+            100.0 * results[3].0,
             results[0].1,
             results[1].1,
-            results[2].1
+            results[2].1,
+            results[3].1
         );
     }
     Ok(())
@@ -292,8 +302,9 @@ fn main() -> Result<(), String> {
     }
     let wide = SearchCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let dense = DenseCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
+    let cluster = ClusterCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let hand = Stockfish10::<Value>::new(1 << 20).capacity();
-    println!("Entries per MiB: wide {wide}, dense {dense}, hand-written {hand}; dense ÷ wide {:.2}, hand ÷ wide {:.2}", dense as f64 / wide as f64, hand as f64 / wide as f64);
+    println!("Entries per MiB: wide {wide}, dense {dense}, cluster {cluster}, hand-written {hand}; dense ÷ wide {:.2}, cluster ÷ wide {:.2}, hand ÷ wide {:.2}", dense as f64 / wide as f64, cluster as f64 / wide as f64, hand as f64 / wide as f64);
     if let Some(path) = trace {
         hit_rates(&path)?;
     }

@@ -1,9 +1,9 @@
-//! The transposition table: a `searchcache` table of the entries of `tt_entry.rs` (wide or
-//! dense, the `TTLayout` option), and the rules for keeping them.
+//! The transposition table: a `searchcache` table of the entries of `tt_entry.rs` (wide, dense
+//! or cluster, the `TTLayout` option), and the rules for keeping them.
 
 use crate::tt_dense::DenseEntry;
 pub use crate::tt_entry::*;
-use searchcache::{DenseCache, HugePages, Keys, Options, SearchCache, Size, Slots};
+use searchcache::{ClusterCache, DenseCache, HugePages, Keys, Options, SearchCache, Size, Slots};
 
 /// How the table is built: the engine's `Hash`, `TTSlots` and `HugePages` options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +14,8 @@ pub struct TableConfig {
     pub slots: Slots,
     /// Ask for transparent huge pages.
     pub huge_pages: bool,
-    /// Wide (`SearchCache`) or dense (`DenseCache`) entries: the `TTLayout` option.
+    /// Wide (`SearchCache`), dense (`DenseCache`) or cluster (`ClusterCache`) entries: the
+    /// `TTLayout` option.
     pub layout: TtLayout,
 }
 
@@ -27,12 +28,16 @@ pub enum TtLayout {
     /// Eight entries of 41 bits per line (the entry without its eval), a 16-bit key check:
     /// `DenseCache`, twice the entries per MiB.
     Dense,
+    /// Six entries of 56 bits per line (the whole entry), a 16-bit check tied to the data:
+    /// `ClusterCache`, 1.5 times the entries per MiB.
+    Cluster,
 }
 
 /// The table itself, in one layout or the other.
 enum Cache {
     Wide(SearchCache<TtEntry>),
     Dense(DenseCache<DenseEntry>),
+    Cluster(ClusterCache<TtEntry>),
 }
 
 /// `$body` with `$c` bound to the table, whichever its layout.
@@ -41,6 +46,7 @@ macro_rules! either {
         match $cache {
             Cache::Wide($c) => $body,
             Cache::Dense($c) => $body,
+            Cache::Cluster($c) => $body,
         }
     };
 }
@@ -61,8 +67,8 @@ impl TableConfig {
     }
 }
 
-/// The engine's table: a `SearchCache` of [`TtEntry`] or a `DenseCache` of [`DenseEntry`], or
-/// nothing when `Hash` is 0.
+/// The engine's table: a `SearchCache` or a `ClusterCache` of [`TtEntry`], or a `DenseCache` of
+/// [`DenseEntry`], or nothing when `Hash` is 0.
 pub struct TranspositionTable {
     cache: Option<Cache>,
     config: TableConfig,
@@ -92,6 +98,7 @@ impl TranspositionTable {
         let cache = match config.layout {
             TtLayout::Wide => SearchCache::with_options(size, options).map(Cache::Wide),
             TtLayout::Dense => DenseCache::with_options(size, options).map(Cache::Dense),
+            TtLayout::Cluster => ClusterCache::with_options(size, options).map(Cache::Cluster),
         };
         cache.map(Some).map_err(|e| e.to_string())
     }
@@ -132,6 +139,8 @@ impl TranspositionTable {
             (Cache::Wide(c), true) => c.probe_refresh(key),
             (Cache::Dense(c), false) => c.probe(key).map(|e| e.0),
             (Cache::Dense(c), true) => c.probe_refresh(key).map(|e| e.0),
+            (Cache::Cluster(c), false) => c.probe(key),
+            (Cache::Cluster(c), true) => c.probe_refresh(key),
         }
     }
 
@@ -143,6 +152,7 @@ impl TranspositionTable {
         match &self.cache {
             Some(Cache::Wide(c)) => c.store(key, entry),
             Some(Cache::Dense(c)) => c.store(key, DenseEntry(entry)),
+            Some(Cache::Cluster(c)) => c.store(key, entry),
             None => {}
         }
     }

@@ -96,3 +96,9 @@ fn mate_distances_are_exact_with_two_threads() {
 fn mate_distances_are_exact_in_the_dense_layout() {
     check_mates_in(1, 10, "Dense");
 }
+
+/// And in the cluster layout.
+#[test]
+fn mate_distances_are_exact_in_the_cluster_layout() {
+    check_mates_in(1, 10, "Cluster");
+}

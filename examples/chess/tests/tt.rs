@@ -184,11 +184,11 @@ fn a_colliding_dense_entrys_move_is_never_played() {
     assert_eq!(legal, 20);
 }
 
-/// The engine's table in either layout: entries round-trip (the dense one without its eval),
+/// The engine's table in every layout: entries round-trip (the dense one without its eval),
 /// `hashfull` counts this generation's entries, and a change of layout builds a fresh table.
 #[test]
 fn the_engine_table_works_in_both_layouts() {
-    for layout in [TtLayout::Wide, TtLayout::Dense] {
+    for layout in [TtLayout::Wide, TtLayout::Dense, TtLayout::Cluster] {
         let config = TableConfig {
             mib: 1,
             slots: Slots::Bucket,
@@ -205,7 +205,8 @@ fn the_engine_table_works_in_both_layouts() {
             -5
         };
         assert_eq!(back, TtEntry { eval, ..e }, "{layout:?}");
-        assert_eq!(back.stored_eval().is_some(), layout == TtLayout::Wide);
+        // The cluster layout keeps the whole entry, static evaluation included.
+        assert_eq!(back.stored_eval().is_some(), layout != TtLayout::Dense);
         for key in 0..1_000_000u64 {
             tt.store(key.wrapping_mul(0x9e37_79b9_7f4a_7c15), e);
         }
@@ -215,7 +216,8 @@ fn the_engine_table_works_in_both_layouts() {
         let mut tt = tt;
         let other = match layout {
             TtLayout::Wide => TtLayout::Dense,
-            TtLayout::Dense => TtLayout::Wide,
+            TtLayout::Dense => TtLayout::Cluster,
+            TtLayout::Cluster => TtLayout::Wide,
         };
         tt.reconfigure(TableConfig {
             layout: other,

@@ -194,6 +194,8 @@ fn hash_and_threads_change_between_searches() {
         ("3", "3", "Single", "Wide"),
         ("3", "1", "Single", "Dense"),
         ("16", "1", "Bucket", "dense"),
+        ("1", "2", "Bucket", "Cluster"),
+        ("3", "1", "Single", "cluster"),
         ("16", "1", "Bucket", "Wide"),
     ];
     for (hash, threads, slots, layout) in settings {
@@ -308,12 +310,12 @@ fn eval_hash_parses_and_bad_values_are_errors() {
     assert!(engine.quit());
 }
 
-/// `hashfull` counts this search's entries in either layout: a 1 MiB table fills (the dense
+/// `hashfull` counts this search's entries in every layout: a 1 MiB table fills (the dense
 /// one holds twice the entries, so both read near 1000 after a deep enough search), and the
 /// next search starts from 0 again in the sense that old entries do not count.
 #[test]
-fn hashfull_is_right_in_both_layouts() {
-    for layout in ["Wide", "Dense"] {
+fn hashfull_is_right_in_every_layout() {
+    for layout in ["Wide", "Dense", "Cluster"] {
         let mut engine = Engine::start();
         engine.send("setoption name Hash value 1");
         engine.send(&format!("setoption name TTLayout value {layout}"));

@@ -210,7 +210,7 @@ impl Engine {
         say!("option name Clear Hash type button");
         say!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}");
         say!("option name TTSlots type combo default Bucket var Bucket var Single");
-        say!("option name TTLayout type combo default Wide var Wide var Dense");
+        say!("option name TTLayout type combo default Wide var Wide var Dense var Cluster");
         say!("option name TTPrefetch type check default true");
         say!("option name TTRefresh type check default false");
         say!("option name HugePages type check default true");

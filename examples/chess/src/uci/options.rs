@@ -80,9 +80,10 @@ impl Engine {
                 let layout = match value.to_ascii_lowercase().as_str() {
                     "wide" => TtLayout::Wide,
                     "dense" => TtLayout::Dense,
+                    "cluster" => TtLayout::Cluster,
                     _ => {
                         return Err(format!(
-                            "TTLayout must be Wide or Dense, not '{}'",
+                            "TTLayout must be Wide, Dense or Cluster, not '{}'",
                             truncate(&value)
                         ))
                     }

@@ -1,0 +1,221 @@
+//! What the tables of one-line buckets (`DenseCache`, `ClusterCache`) share beyond their entry
+//! protocol: the lines, the generation, the options, the counters, and every operation that
+//! does not look inside an entry. Each table keeps its own line type and entry code.
+
+use crate::alloc::{self, Region, Words};
+use crate::error::Error;
+use crate::mix::{mix64, scale};
+use crate::options::{Keys, Options, Slots};
+use crate::pack::GENERATION_MASK;
+use crate::persist::{self, Kind, TableHeader};
+use crate::size::Size;
+use crate::stats::{CacheStats, Counters};
+use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use std::fmt;
+use std::io::{Read, Write};
+use std::ops::Range;
+
+/// Bytes per line: one cache line.
+pub(crate) const LINE_BYTES: usize = 64;
+
+/// Tables of this many bytes and more are cleared and prefaulted by rayon's threads (as the
+/// wide table's).
+#[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
+const PARALLEL_BYTES: usize = 16 << 20;
+
+/// Lines of `ENTRIES` entries each, and the table's state around them.
+pub(crate) struct LineTable<L: Words, const ENTRIES: usize> {
+    lines: Region<L>,
+    generation: AtomicU8,
+    options: Options,
+    pub(crate) counters: Counters,
+    /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
+    pub(crate) intent: Intent,
+}
+
+impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
+    /// A table of `size`: the lines are allocated zeroed (every entry empty).
+    pub(crate) fn new(size: Size, options: Options) -> Result<Self, Error> {
+        let lines = size.lines(LINE_BYTES, ENTRIES)?;
+        Ok(Self::from_lines(
+            Region::zeroed(lines, options.huge_pages)?,
+            options,
+            0,
+        ))
+    }
+
+    fn from_lines(lines: Region<L>, options: Options, generation: u8) -> Self {
+        LineTable {
+            lines,
+            generation: AtomicU8::new(generation),
+            options,
+            counters: Counters::new(),
+            intent: Intent::new(),
+        }
+    }
+
+    /// An empty table of `size`, keeping the generation and options; the new memory is
+    /// allocated before the old is dropped, so on error the old table is kept.
+    pub(crate) fn resize(&mut self, size: Size) -> Result<(), Error> {
+        let fresh = Self::new(size, self.options)?;
+        fresh.generation.store(self.generation(), Relaxed);
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The table's key: `mix64(key)`, or the key itself with [`Keys::Random`].
+    #[inline(always)]
+    pub(crate) fn mixed(&self, key: u64) -> u64 {
+        match self.options.keys {
+            Keys::Any => mix64(key),
+            Keys::Random => key,
+        }
+    }
+
+    /// The line of a table key (its high bits), and which of its entries the key may use.
+    #[inline(always)]
+    pub(crate) fn locate(&self, mixed: u64) -> (&L, Range<usize>) {
+        let n = self.lines.len();
+        match self.options.slots {
+            Slots::Bucket => (&self.lines[scale(mixed, n)], 0..ENTRIES),
+            Slots::Single => {
+                // The single slot lies in the line `Slots::Bucket` uses, as in the wide table.
+                let slot = scale(mixed, n * ENTRIES);
+                let i = slot % ENTRIES;
+                (&self.lines[slot / ENTRIES], i..i + 1)
+            }
+        }
+    }
+
+    /// The line `key` lives in, `0..lines()`.
+    pub(crate) fn line_of(&self, key: u64) -> usize {
+        scale(self.mixed(key), self.lines.len())
+    }
+
+    /// Starts a new generation (mod 128).
+    pub(crate) fn new_generation(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The current generation, `0..128`.
+    pub(crate) fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) & GENERATION_MASK
+    }
+
+    /// Permille of the entries of the first `sample_lines` lines (all, when fewer) for which
+    /// `current(line, i)` holds.
+    pub(crate) fn hashfull(
+        &self,
+        sample_lines: usize,
+        current: impl Fn(&L, usize) -> bool,
+    ) -> usize {
+        self.intent.read();
+        let sample = &self.lines[..self.lines.len().min(sample_lines)];
+        let count = sample
+            .iter()
+            .flat_map(|line| (0..ENTRIES).filter(|&i| current(line, i)))
+            .count();
+        count * 1000 / (sample.len() * ENTRIES)
+    }
+
+    /// Empties every line (mapped tables give their pages back; others run `clear_line` on
+    /// each line).
+    pub(crate) fn clear(&self, clear_line: impl Fn(&L) + Sync + Send) {
+        self.intent.write();
+        if !self.lines.release_pages() {
+            self.for_each_chunk(1, |chunk| chunk.iter().for_each(&clear_line));
+        }
+    }
+
+    /// Runs `touch` on the first line of each 4 KiB page.
+    pub(crate) fn prefault(&self, touch: impl Fn(&L) + Sync + Send) {
+        const LINES_PER_PAGE: usize = 4096 / LINE_BYTES;
+        self.for_each_chunk(LINES_PER_PAGE, |chunk| touch(&chunk[0]));
+    }
+
+    /// Runs `work` on each run of `unit` lines: on rayon's pool for big tables.
+    fn for_each_chunk(&self, unit: usize, work: impl Fn(&[L]) + Sync + Send) {
+        #[cfg(not(any(loom, searchcache_loom)))]
+        if self.memory_bytes() >= PARALLEL_BYTES {
+            use rayon::prelude::*;
+            self.lines
+                .par_chunks(16_384)
+                .for_each(|chunk| chunk.chunks(unit).for_each(&work));
+            return;
+        }
+        self.lines.chunks(unit).for_each(work);
+    }
+
+    /// Entries when full.
+    pub(crate) fn capacity(&self) -> usize {
+        self.lines.len() * ENTRIES
+    }
+
+    /// The number of lines.
+    pub(crate) fn lines(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Bytes of entry memory.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.lines.len() * LINE_BYTES
+    }
+
+    /// The options the table was built with.
+    pub(crate) fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Bytes on transparent huge pages now (Linux; `None` elsewhere).
+    pub(crate) fn huge_page_bytes(&self) -> Option<usize> {
+        alloc::huge_page_bytes(self.lines.address())
+    }
+
+    /// Writes the table as a file of `kind`, for a value of `bits` and `age_weight`.
+    pub(crate) fn save(
+        &self,
+        w: impl Write,
+        kind: Kind,
+        bits: u32,
+        age_weight: i32,
+    ) -> Result<(), Error> {
+        let header = TableHeader {
+            bits,
+            age_weight,
+            options: self.options,
+            generation: self.generation(),
+        };
+        persist::save_table(w, kind, header, &self.lines)
+    }
+
+    /// Reads a table [`save`](Self::save) wrote with the same `kind`, `bits` and `age_weight`.
+    pub(crate) fn load(
+        r: impl Read,
+        kind: Kind,
+        bits: u32,
+        age_weight: i32,
+    ) -> Result<Self, Error> {
+        let (header, lines) = persist::load_table(r, kind, bits, age_weight)?;
+        Ok(Self::from_lines(lines, header.options, header.generation))
+    }
+
+    /// The counters, with the `stats` feature.
+    pub(crate) fn stats(&self) -> Option<CacheStats> {
+        self.counters.snapshot()
+    }
+
+    /// Sets the counters back to zero.
+    pub(crate) fn reset_stats(&self) {
+        self.counters.reset();
+    }
+
+    /// The `Debug` output of a table named `name`.
+    pub(crate) fn debug(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(name)
+            .field("lines", &self.lines.len())
+            .field("capacity", &self.capacity())
+            .field("generation", &self.generation())
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,39 @@
+//! The replacement rule of every table layout: which entry a store overwrites when no entry
+//! holds its key. One function, so that the wide, dense and cluster layouts cannot drift apart.
+
+use crate::pack::{age, Pack64};
+use std::hint::select_unpredictable;
+use std::ops::Range;
+
+/// The first empty entry of `entries`, else the first of the entries whose
+/// `depth − AGE_WEIGHT · age` is least; and whether the entry chosen is occupied (the store
+/// evicts). `entry(i)` is `None` for an empty entry, else its value and the generation it was
+/// written in; `now` is the current generation.
+///
+/// Branch-free on table memory (`select_unpredictable`, scanning backwards so that the first
+/// of equals wins), as the tables' key scans; empty entries rank below every occupied one,
+/// since worths are `i32`s.
+#[inline(always)]
+pub(crate) fn victim<V: Pack64>(
+    entries: Range<usize>,
+    now: u8,
+    entry: impl Fn(usize) -> Option<(V, u8)>,
+) -> (usize, bool) {
+    let (mut victim, mut victim_worth) = (entries.start, i64::MAX);
+    for i in entries.rev() {
+        let worth = match entry(i) {
+            Some((old, generation)) => {
+                let old_age = i32::from(age(now, generation));
+                i64::from(
+                    old.depth()
+                        .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
+                )
+            }
+            None => i64::MIN,
+        };
+        let lower = worth <= victim_worth;
+        victim = select_unpredictable(lower, i, victim);
+        victim_worth = select_unpredictable(lower, worth, victim_worth);
+    }
+    (victim, victim_worth != i64::MIN)
+}
