@@ -93,12 +93,12 @@ pub use checkpoint::{
     Header, Mismatch, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
 pub use fairness::{Fairness, MAX_PROCESSES};
-pub use liveness_search::LivenessSearch;
 pub use liveness::{
     check_liveness, liveness_memory, Lasso, LivenessFull, LivenessReport, LivenessStorage,
     LivenessVerdict, PropertyReport, SearchCounts, GRAPH_BYTES_PER_EDGE, GRAPH_BYTES_PER_STATE,
     GRAPH_MEMORY_FACTOR,
 };
+pub use liveness_search::LivenessSearch;
 pub use model::{Invariant, Model};
 pub use property::{Expectation, Predicate, Property};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};

@@ -47,12 +47,15 @@ impl FromStr for LivenessSearch {
     /// A choice by its [`name`](LivenessSearch::name); any other text is an error that lists
     /// them.
     fn from_str(text: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|s| s.name() == text).ok_or_else(|| {
-            format!(
-                "no liveness search `{text}` (one of: {})",
-                Self::NAMES.join(", ")
-            )
-        })
+        Self::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "no liveness search `{text}` (one of: {})",
+                    Self::NAMES.join(", ")
+                )
+            })
     }
 }
 
@@ -65,6 +68,9 @@ mod tests {
         for search in LivenessSearch::ALL {
             assert_eq!(search.name().parse::<LivenessSearch>(), Ok(search));
         }
-        assert!("graph".parse::<LivenessSearch>().unwrap_err().contains("on-the-fly"));
+        assert!("graph"
+            .parse::<LivenessSearch>()
+            .unwrap_err()
+            .contains("on-the-fly"));
     }
 }

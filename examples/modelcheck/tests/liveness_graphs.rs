@@ -555,7 +555,10 @@ fn an_index_graph_over_its_cap_falls_back_to_the_on_the_fly_search_or_is_an_erro
             liveness_search: search,
             ..options(Mode::Fp64, 2, Fairness::Weak)
         };
-        check_liveness(&graph, &options).unwrap().properties.remove(0)
+        check_liveness(&graph, &options)
+            .unwrap()
+            .properties
+            .remove(0)
     };
     let auto = run(LivenessSearch::Auto);
     assert_eq!(auto.search, LivenessSearch::OnTheFly);
@@ -566,7 +569,10 @@ fn an_index_graph_over_its_cap_falls_back_to_the_on_the_fly_search_or_is_an_erro
     };
     assert!(e.contains("index graph"), "{e}");
     // A small graph is searched on its index graph.
-    let small = Graph::new(2, 1).edge(0, 1, Some(0)).edge(1, 0, Some(0)).eventually(&[]);
+    let small = Graph::new(2, 1)
+        .edge(0, 1, Some(0))
+        .edge(1, 0, Some(0))
+        .eventually(&[]);
     let report = check_liveness(&small, &options(Mode::Fp64, 2, Fairness::Weak)).unwrap();
     assert_eq!(report.properties[0].search, LivenessSearch::IndexGraph);
 }

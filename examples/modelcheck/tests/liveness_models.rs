@@ -7,9 +7,7 @@ use modelcheck::models::philosophers::Philosophers;
 use modelcheck::models::tas::Tas;
 use modelcheck::models::ticket::Ticket;
 use modelcheck::models::two_phase::TwoPhase;
-use modelcheck::{
-    check_liveness, Fairness, LivenessSearch, LivenessVerdict, Mode, Model, Options,
-};
+use modelcheck::{check_liveness, Fairness, LivenessSearch, LivenessVerdict, Mode, Model, Options};
 
 /// For each property of `model`: `Some(cycle length)` when violated (0: a finite
 /// counterexample), `None` when it holds.
@@ -50,7 +48,12 @@ fn agreed<M: Model>(model: &M, fairness: Fairness) -> Vec<Option<usize>> {
                 let got = verdicts(model, fairness, (mode, search), threads);
                 let got: Vec<bool> = got.iter().map(Option::is_some).collect();
                 let want: Vec<bool> = first.iter().map(Option::is_some).collect();
-                assert_eq!(got, want, "{} {fairness} {mode} {search} {threads}", model.name());
+                assert_eq!(
+                    got,
+                    want,
+                    "{} {fairness} {mode} {search} {threads}",
+                    model.name()
+                );
             }
         }
     }

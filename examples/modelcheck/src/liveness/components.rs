@@ -113,7 +113,11 @@ impl Tarjan<'_> {
             *parent_low = (*parent_low).min(low);
             return Ok(());
         }
-        let start = self.stack.iter().rposition(|&u| u == v).expect("v on the stack");
+        let start = self
+            .stack
+            .iter()
+            .rposition(|&u| u == v)
+            .expect("v on the stack");
         let id = self.components;
         self.components += 1;
         for &u in &self.stack[start..] {

@@ -155,7 +155,11 @@ impl<M: Model> Build<'_, M> {
                 return Err(NoGraph::TooLarge { states, edges });
             }
         }
-        Ok(assemble(parts, counter.load(Ordering::Relaxed), self.all != 0))
+        Ok(assemble(
+            parts,
+            counter.load(Ordering::Relaxed),
+            self.all != 0,
+        ))
     }
 
     /// Expands one level's `frontier` on the threads, thread `i` giving indices from
@@ -333,7 +337,11 @@ fn assemble<S>(parts: Vec<Part<S>>, ends: u32, fair: bool) -> IndexGraph {
     }
     let edges = offsets[n] as usize;
     let mut targets = vec![0u32; edges];
-    let mut processes = if fair { vec![NO_PROCESS; edges] } else { Vec::new() };
+    let mut processes = if fair {
+        vec![NO_PROCESS; edges]
+    } else {
+        Vec::new()
+    };
     for part in parts {
         let mut at = 0;
         for (k, &source) in part.sources.iter().enumerate() {

@@ -22,8 +22,8 @@ mod path;
 mod store;
 mod tarjan;
 
-pub use lasso::Lasso;
 pub use graph::{GRAPH_BYTES_PER_EDGE, GRAPH_BYTES_PER_STATE};
+pub use lasso::Lasso;
 pub use store::{liveness_memory, LivenessFull, LivenessStorage};
 pub use tarjan::SearchCounts;
 
@@ -32,13 +32,13 @@ use crate::fairness::{Fairness, MAX_PROCESSES};
 use crate::liveness_search::LivenessSearch;
 use crate::model::Model;
 use crate::property::Property;
+use graph::{Build, NoGraph};
 use lasso::{replay, Positions};
 use monitor::{Monitor, Product};
 use path::{fair_cycle, shortest, Goal};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use graph::{Build, NoGraph};
 use store::Store;
 use tarjan::{Component, Found, Search};
 

@@ -219,16 +219,16 @@ impl<S: Hash + Eq + Clone> Store<S> {
             Store::Exact(map, _) => {
                 let map = lock(map);
                 LivenessStorage {
-                exact: true,
-                table_bytes: map.capacity() * 8 / 7 * (std::mem::size_of::<Product<S>>() + 5),
-                stored: map.len() as u64,
-                bytes_per_state: exact_entry_bytes::<S>() as f64 / 2.0,
-                signature_bits: 0,
-                omission: Omission {
-                    name: "none: full states are compared",
-                    value: 0.0,
-                },
-            }
+                    exact: true,
+                    table_bytes: map.capacity() * 8 / 7 * (std::mem::size_of::<Product<S>>() + 5),
+                    stored: map.len() as u64,
+                    bytes_per_state: exact_entry_bytes::<S>() as f64 / 2.0,
+                    signature_bits: 0,
+                    omission: Omission {
+                        name: "none: full states are compared",
+                        value: 0.0,
+                    },
+                }
             }
         }
     }
