@@ -170,7 +170,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
     pub fairness: Fairness,
     /// How each liveness property's product graph is searched.
-    #[arg(long, value_name = "S", default_value = "auto", value_parser = liveness_searches())]
+    #[arg(long, value_name = "S", default_value = "on-the-fly", value_parser = liveness_searches())]
     pub liveness_search: LivenessSearch,
 }
 
@@ -394,13 +394,13 @@ fn fairnesses() -> impl TypedValueParser<Value = Fairness> {
 /// `--liveness-search`'s values, each with its help.
 fn liveness_searches() -> impl TypedValueParser<Value = LivenessSearch> {
     let help = |search: LivenessSearch| match search {
-        LivenessSearch::Auto => "the index graph when it fits, else on the fly (the default)",
+        LivenessSearch::Auto => "the index graph when it fits, else on the fly",
         LivenessSearch::IndexGraph => {
             "a parallel breadth-first search records the graph on indices, then components \
              on it: all threads on one property, more memory per state and edge"
         }
         LivenessSearch::OnTheFly => {
-            "one depth-first search per property, one index per product state"
+            "one depth-first search per property, one index per product state (the default)"
         }
     };
     let values = LivenessSearch::ALL.map(|s| PossibleValue::new(s.name()).help(help(s)));
