@@ -573,6 +573,13 @@ fn an_index_graph_over_its_cap_falls_back_to_the_on_the_fly_search_or_is_an_erro
         .edge(0, 1, Some(0))
         .edge(1, 0, Some(0))
         .eventually(&[]);
-    let report = check_liveness(&small, &options(Mode::Fp64, 2, Fairness::Weak)).unwrap();
+    let auto = Options {
+        liveness_search: LivenessSearch::Auto,
+        ..options(Mode::Fp64, 2, Fairness::Weak)
+    };
+    let report = check_liveness(&small, &auto).unwrap();
     assert_eq!(report.properties[0].search, LivenessSearch::IndexGraph);
+    // The default is the on-the-fly search.
+    let report = check_liveness(&small, &options(Mode::Fp64, 2, Fairness::Weak)).unwrap();
+    assert_eq!(report.properties[0].search, LivenessSearch::OnTheFly);
 }
