@@ -474,8 +474,18 @@ fn each_then_all(graph: &Graph, options: &Options) -> Vec<bool> {
                 properties: Some(vec![name.to_string()]),
                 ..options.clone()
             };
-            let got = verdicts(graph, &alone);
-            assert_eq!(got[0].is_some(), all[i], "{name} alone");
+            let report = check_liveness(graph, &alone).expect("a valid run");
+            assert_eq!(report.properties.len(), 1);
+            let verdict = &report.properties[0].verdict;
+            assert!(
+                matches!(
+                    verdict,
+                    LivenessVerdict::Holds | LivenessVerdict::Violated(_)
+                ),
+                "{name} alone: no verdict"
+            );
+            let violated = matches!(verdict, LivenessVerdict::Violated(_));
+            assert_eq!(violated, all[i], "{name} alone");
         }
     }
     all
