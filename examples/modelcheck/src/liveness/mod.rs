@@ -286,6 +286,9 @@ struct Searched<S> {
     search: LivenessSearch,
 }
 
+/// An index graph search, or the graph's size (states, edges) when it stopped over its cap.
+type GraphSearched<S> = Result<Searched<S>, (u64, u64)>;
+
 /// The on-the-fly search (`tarjan.rs`).
 fn on_the_fly<M: Model>(
     model: &M,
@@ -317,7 +320,7 @@ fn index_graph<M: Model>(
     options: &Options,
     memory: usize,
     threads: usize,
-) -> Result<Result<Searched<M::State>, (u64, u64)>, String> {
+) -> Result<GraphSearched<M::State>, String> {
     let store = Store::new(options.mode, memory)?;
     let all = options.fairness.mask(model.processes());
     let stop = options.stop.as_deref();
