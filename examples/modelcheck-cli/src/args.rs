@@ -21,7 +21,8 @@ use modelcheck::distributed::{
 };
 use modelcheck::models::CATALOGUE;
 use modelcheck::{
-    CheckpointError, Fairness, Header, Mismatch, Mode, Options, Schedule, DEFAULT_MEMORY_BYTES,
+    CheckpointError, Fairness, Header, LivenessSearch, Mismatch, Mode, Options, Schedule,
+    DEFAULT_MEMORY_BYTES,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -168,6 +169,9 @@ pub struct SearchArgs {
     /// The fairness liveness properties assume.
     #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
     pub fairness: Fairness,
+    /// How each liveness property's product graph is searched.
+    #[arg(long, value_name = "S", default_value = "on-the-fly", value_parser = liveness_searches())]
+    pub liveness_search: LivenessSearch,
 }
 
 /// Where visited states are stored.
@@ -260,6 +264,7 @@ impl CheckArgs {
             stop: None,
             symmetry: self.search.symmetry,
             fairness: self.search.fairness,
+            liveness_search: self.search.liveness_search,
             properties: (!self.search.property.is_empty()).then(|| self.search.property.clone()),
         })
     }
@@ -384,6 +389,22 @@ fn fairnesses() -> impl TypedValueParser<Value = Fairness> {
     };
     let values = Fairness::ALL.map(|f| PossibleValue::new(f.name()).help(help(f)));
     PossibleValuesParser::new(values).try_map(|name| name.parse::<Fairness>())
+}
+
+/// `--liveness-search`'s values, each with its help.
+fn liveness_searches() -> impl TypedValueParser<Value = LivenessSearch> {
+    let help = |search: LivenessSearch| match search {
+        LivenessSearch::Auto => "the index graph when it fits, else on the fly",
+        LivenessSearch::IndexGraph => {
+            "a parallel breadth-first search records the graph on indices, then components \
+             on it: all threads on one property, more memory per state and edge"
+        }
+        LivenessSearch::OnTheFly => {
+            "one depth-first search per property, one index per product state (the default)"
+        }
+    };
+    let values = LivenessSearch::ALL.map(|s| PossibleValue::new(s.name()).help(help(s)));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<LivenessSearch>())
 }
 
 /// `--schedule`'s values, each with its help.

@@ -11,7 +11,8 @@ use modelcheck::{
 use std::io::{self, Write};
 
 /// Why these flags leave liveness unchecked, if they do: it needs an index per state (not
-/// bitstate), the whole state space (no `--max-depth`), and one machine's run start to end.
+/// bitstate), the whole state space (no `--max-depth`), one machine's run start to end, and
+/// concrete states (not `--symmetry`'s classes).
 pub fn not_checked_with(cli: &Cli) -> Option<&'static str> {
     let check = &cli.check;
     if check.search.no_liveness {
@@ -26,6 +27,11 @@ pub fn not_checked_with(cli: &Cli) -> Option<&'static str> {
         Some("liveness needs every reachable state, not those up to --max-depth")
     } else if check.mode() == Some(Mode::Bitstate) {
         Some("bitstate mode keeps no index per state (use --mode fp64, fp32 or exact)")
+    } else if check.search.symmetry {
+        Some(
+            "--symmetry stores one state per class, and a liveness property or weak fairness \
+             tells the processes apart (run without --symmetry)",
+        )
     } else {
         None
     }
@@ -141,7 +147,7 @@ fn write_liveness<M: Model>(
     writeln!(
         out,
         "liveness: {} properties, {} fairness; Tarjan's components of each property's product \
-         graph, one index per product state",
+         graph, on its index graph or on the fly",
         report.properties.len(),
         report.fairness
     )?;
@@ -173,10 +179,11 @@ fn write_liveness<M: Model>(
 fn verdict_line<M: Model>(property: &PropertyReport<M>) -> String {
     let counts = &property.counts;
     let figures = format!(
-        "{} product states, {} transitions, {:.3} s",
+        "{} product states, {} transitions, {:.3} s, {}",
         counts.states,
         counts.transitions,
-        property.elapsed.as_secs_f64()
+        property.elapsed.as_secs_f64(),
+        property.search
     );
     let storage = property.storage.as_ref();
     let omission = storage.map_or(String::new(), |s| {

@@ -75,11 +75,25 @@ fn fairness_and_property_flags() {
     assert!(out.contains("property Decided: holds"), "{out}");
     let (status, out, _) = run(&["2pc", "3", "--quiet", "--fairness", "none"]);
     assert_eq!(status, cli::EXIT_COUNTEREXAMPLE, "{out}");
+    // Both searches give the verdict, and the property's line names the one that ran.
+    for search in ["index-graph", "on-the-fly"] {
+        let (status, out, _) = run(&["2pc", "3", "--quiet", "--liveness-search", search]);
+        assert_eq!(status, cli::EXIT_OK, "{out}");
+        assert!(out.contains(&format!(" s, {search}")), "{out}");
+    }
 }
 
 #[test]
 fn bad_property_flags_are_usage_errors() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["tas", "2", "--property", "NoStarvation(p0)", "--symmetry"],
+            "--symmetry stores one state per class",
+        ),
+        (
+            &["tas", "2", "--liveness-search", "bfs"],
+            "invalid value 'bfs'",
+        ),
         (
             &["tas", "2", "--property", "Nope"],
             "has no property `Nope`",
@@ -151,6 +165,13 @@ fn runs_that_do_not_check_liveness_say_so() {
         "{out}"
     );
     assert!(out.contains("  state 5 has no successors"), "{out}");
+    // --symmetry: classes, not the concrete states a lasso and fairness need.
+    let (status, out, _) = run(&["2pc", "3", "--quiet", "--symmetry"]);
+    assert_eq!(status, cli::EXIT_OK, "{out}");
+    assert!(
+        out.contains("liveness: 1 properties not checked: --symmetry stores one state per class"),
+        "{out}"
+    );
     // Models without liveness properties print nothing more.
     let (status, out, _) = run(&["puzzle", "2", "--quiet"]);
     assert_eq!(status, cli::EXIT_OK, "{out}");

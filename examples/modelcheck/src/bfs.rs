@@ -9,6 +9,7 @@
 
 use crate::expand::{Expansion, Rule};
 use crate::fairness::Fairness;
+use crate::liveness_search::LivenessSearch;
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::sometimes::{At, Sometimes, SometimesReport};
@@ -114,6 +115,8 @@ pub struct Options {
     /// The names of the properties ([`crate::Property`]) to check; `None` (the default): all
     /// of the model's. Invariants are checked either way.
     pub properties: Option<Vec<String>>,
+    /// How each liveness property's product graph is searched (the default: on the fly).
+    pub liveness_search: LivenessSearch,
 }
 
 impl Default for Options {
@@ -132,6 +135,7 @@ impl Default for Options {
             symmetry: false,
             fairness: Fairness::Weak,
             properties: None,
+            liveness_search: LivenessSearch::OnTheFly,
         }
     }
 }

@@ -72,6 +72,7 @@ mod fairness;
 mod frame;
 mod growing;
 mod liveness;
+mod liveness_search;
 mod model;
 pub mod models;
 mod property;
@@ -94,8 +95,10 @@ pub use checkpoint::{
 pub use fairness::{Fairness, MAX_PROCESSES};
 pub use liveness::{
     check_liveness, liveness_memory, Lasso, LivenessFull, LivenessReport, LivenessStorage,
-    LivenessVerdict, PropertyReport, SearchCounts,
+    LivenessVerdict, PropertyReport, SearchCounts, GRAPH_BYTES_PER_EDGE, GRAPH_BYTES_PER_STATE,
+    GRAPH_MEMORY_FACTOR,
 };
+pub use liveness_search::LivenessSearch;
 pub use model::{Invariant, Model};
 pub use property::{Expectation, Predicate, Property};
 pub use reporter::{CheckpointWritten, PartWritten, Progress, Reporter, Warning};

@@ -2,10 +2,11 @@
 //! known components, fair and unfair cycles, a violation only on a finite path, `p` inside the
 //! cycle; then random graphs of up to a few thousand states against a reference (Tarjan's
 //! components of the explicit product graph with weak fairness tested per component), in every
-//! mode, on 1 and 2 threads.
+//! mode, by both searches (the index graph and on the fly), on 1 and 2 threads.
 
 use modelcheck::{
-    check_liveness, Fairness, Lasso, LivenessVerdict, Mode, Model, Options, Property,
+    check_liveness, Fairness, Lasso, LivenessSearch, LivenessVerdict, Mode, Model, Options,
+    Property, GRAPH_BYTES_PER_EDGE, GRAPH_BYTES_PER_STATE, GRAPH_MEMORY_FACTOR,
 };
 use std::fmt;
 use std::sync::Arc;
@@ -460,8 +461,38 @@ fn kosaraju(n: usize, nodes: &[u32], succ: &dyn Fn(u32) -> Vec<(u32, Option<u8>)
     component
 }
 
+/// Each property alone (so that one property's index graph search has both threads), then all
+/// at once (spread over the threads).
+fn each_then_all(graph: &Graph, options: &Options) -> Vec<bool> {
+    let all: Vec<bool> = verdicts(graph, options)
+        .iter()
+        .map(Option::is_some)
+        .collect();
+    if options.threads > 1 {
+        for (i, (name, ..)) in graph.properties.iter().enumerate() {
+            let alone = Options {
+                properties: Some(vec![name.to_string()]),
+                ..options.clone()
+            };
+            let report = check_liveness(graph, &alone).expect("a valid run");
+            assert_eq!(report.properties.len(), 1);
+            let verdict = &report.properties[0].verdict;
+            assert!(
+                matches!(
+                    verdict,
+                    LivenessVerdict::Holds | LivenessVerdict::Violated(_)
+                ),
+                "{name} alone: no verdict"
+            );
+            let violated = matches!(verdict, LivenessVerdict::Violated(_));
+            assert_eq!(violated, all[i], "{name} alone");
+        }
+    }
+    all
+}
+
 #[test]
-fn random_graphs_agree_with_the_reference_in_every_mode_on_1_and_2_threads() {
+fn random_graphs_agree_with_the_reference_in_every_mode_by_both_searches_on_1_and_2_threads() {
     let mut violated = 0;
     let mut held = 0;
     for seed in 0..200u64 {
@@ -473,15 +504,19 @@ fn random_graphs_agree_with_the_reference_in_every_mode_on_1_and_2_threads() {
                 .map(|i| reference(&graph, i, fairness))
                 .collect();
             for mode in Mode::ALL {
-                for threads in [1, 2] {
-                    let got: Vec<bool> = verdicts(&graph, &options(mode, threads, fairness))
-                        .iter()
-                        .map(Option::is_some)
-                        .collect();
-                    assert_eq!(
-                        got, expected,
-                        "seed {seed}, {n} states, {fairness}, {mode}, {threads} threads"
-                    );
+                for search in [LivenessSearch::IndexGraph, LivenessSearch::OnTheFly] {
+                    for threads in [1, 2] {
+                        let options = Options {
+                            liveness_search: search,
+                            ..options(mode, threads, fairness)
+                        };
+                        let got = each_then_all(&graph, &options);
+                        assert_eq!(
+                            got, expected,
+                            "seed {seed}, {n} states, {fairness}, {mode}, {search}, {threads} \
+                             threads"
+                        );
+                    }
                 }
             }
             violated += expected.iter().filter(|&&v| v).count();
@@ -509,4 +544,52 @@ fn two_processes_taking_turns_make_a_fair_cycle() {
         .eventually(&[2]);
     let lasso = only(&graph, Fairness::Weak).expect("the fair 0-1 cycle");
     assert_eq!(states(&lasso.cycle), vec![1, 0]);
+}
+
+#[test]
+fn an_index_graph_over_its_cap_falls_back_to_the_on_the_fly_search_or_is_an_error() {
+    // 30,000 states of 32 edges each, p nowhere: the index graph needs more than
+    // GRAPH_MEMORY_FACTOR times the store's 1 MiB.
+    let n = 30_000u32;
+    let mut graph = Graph::new(n as usize, 1);
+    for s in 0..n {
+        for k in 1..=32 {
+            graph.edges[s as usize].push(((s * 7 + k * 13) % n, Some(0)));
+        }
+    }
+    let graph = graph.eventually(&[]);
+    let bytes = n as usize * (GRAPH_BYTES_PER_STATE + 32 * GRAPH_BYTES_PER_EDGE);
+    assert!(bytes > GRAPH_MEMORY_FACTOR << 20);
+    let run = |search| {
+        let options = Options {
+            liveness_search: search,
+            ..options(Mode::Fp64, 2, Fairness::Weak)
+        };
+        check_liveness(&graph, &options)
+            .unwrap()
+            .properties
+            .remove(0)
+    };
+    let auto = run(LivenessSearch::Auto);
+    assert_eq!(auto.search, LivenessSearch::OnTheFly);
+    assert!(matches!(auto.verdict, LivenessVerdict::Violated(_)));
+    let forced = run(LivenessSearch::IndexGraph);
+    let LivenessVerdict::Error(e) = forced.verdict else {
+        panic!("an index graph over its cap is an error when forced")
+    };
+    assert!(e.contains("index graph"), "{e}");
+    // A small graph is searched on its index graph.
+    let small = Graph::new(2, 1)
+        .edge(0, 1, Some(0))
+        .edge(1, 0, Some(0))
+        .eventually(&[]);
+    let auto = Options {
+        liveness_search: LivenessSearch::Auto,
+        ..options(Mode::Fp64, 2, Fairness::Weak)
+    };
+    let report = check_liveness(&small, &auto).unwrap();
+    assert_eq!(report.properties[0].search, LivenessSearch::IndexGraph);
+    // The default is the on-the-fly search.
+    let report = check_liveness(&small, &options(Mode::Fp64, 2, Fairness::Weak)).unwrap();
+    assert_eq!(report.properties[0].search, LivenessSearch::OnTheFly);
 }

@@ -1,26 +1,27 @@
 //! The built-in models' liveness verdicts (issue 27's table), each violation's counterexample
-//! replayed by the library and printed here on failure; the same in every mode and on 1 and 2
-//! threads.
+//! replayed by the library and printed here on failure; the same in every mode, by both searches
+//! (the index graph and on the fly) and on 1 and 2 threads.
 
 use modelcheck::models::peterson::Peterson;
 use modelcheck::models::philosophers::Philosophers;
 use modelcheck::models::tas::Tas;
 use modelcheck::models::ticket::Ticket;
 use modelcheck::models::two_phase::TwoPhase;
-use modelcheck::{check_liveness, Fairness, LivenessVerdict, Mode, Model, Options};
+use modelcheck::{check_liveness, Fairness, LivenessSearch, LivenessVerdict, Mode, Model, Options};
 
 /// For each property of `model`: `Some(cycle length)` when violated (0: a finite
 /// counterexample), `None` when it holds.
 fn verdicts<M: Model>(
     model: &M,
     fairness: Fairness,
-    mode: Mode,
+    (mode, search): (Mode, LivenessSearch),
     threads: usize,
 ) -> Vec<Option<usize>> {
     let options = Options {
         fairness,
         mode,
         threads,
+        liveness_search: search,
         memory_bytes: 64 << 20,
         ..Options::default()
     };
@@ -37,15 +38,23 @@ fn verdicts<M: Model>(
         .collect()
 }
 
-/// The verdicts in every mode and on 1 and 2 threads, which must agree; returned once.
+/// The verdicts in every mode, by both searches and on 1 and 2 threads, which must agree;
+/// returned once.
 fn agreed<M: Model>(model: &M, fairness: Fairness) -> Vec<Option<usize>> {
-    let first = verdicts(model, fairness, Mode::Exact, 1);
+    let first = verdicts(model, fairness, (Mode::Exact, LivenessSearch::OnTheFly), 1);
     for mode in Mode::ALL {
-        for threads in [1, 2] {
-            let got = verdicts(model, fairness, mode, threads);
-            let got: Vec<bool> = got.iter().map(Option::is_some).collect();
-            let want: Vec<bool> = first.iter().map(Option::is_some).collect();
-            assert_eq!(got, want, "{} {fairness} {mode} {threads}", model.name());
+        for search in [LivenessSearch::IndexGraph, LivenessSearch::OnTheFly] {
+            for threads in [1, 2] {
+                let got = verdicts(model, fairness, (mode, search), threads);
+                let got: Vec<bool> = got.iter().map(Option::is_some).collect();
+                let want: Vec<bool> = first.iter().map(Option::is_some).collect();
+                assert_eq!(
+                    got,
+                    want,
+                    "{} {fairness} {mode} {search} {threads}",
+                    model.name()
+                );
+            }
         }
     }
     first

@@ -1,28 +1,38 @@
 //! Liveness: [`check_liveness`] checks a model's `eventually` and `leads_to` properties
 //! ([`crate::Property`]) under the run's [`Fairness`], each on its own product graph (the
-//! model times a one-bit monitor, `monitor.rs`), by a depth-first search of its strongly
-//! connected components (`tarjan.rs`) that keeps one index per product state in the store
-//! (`store.rs`: searchcache's visited map, or full states in the exact mode). A violation is
-//! rebuilt (`path.rs`) and replayed (`lasso.rs`) before it is returned.
+//! model times a one-bit monitor, `monitor.rs`), by a search of its strongly connected
+//! components that keeps one index per product state in the store (`store.rs`: searchcache's
+//! visited map, or full states in the exact mode). Two searches ([`LivenessSearch`]):
+//! - the index graph: a parallel breadth-first search records the graph on indices
+//!   (`graph.rs`), then Tarjan's components run on it (`components.rs`);
+//! - on the fly: one depth-first search of the components (`tarjan.rs`), sequential.
 //!
-//! Threads: the properties are searched in parallel, one per thread; one property's search is
-//! sequential (see the README for why, and what a parallel one would take).
+//! A violation is rebuilt (`path.rs`) and replayed (`lasso.rs`) before it is returned.
+//!
+//! Threads: the properties are searched in parallel, one per thread, and the threads left over
+//! go to each property's index graph search.
 
-// Each uses only those of the layers before it: monitor; store; tarjan, path; lasso.
+// Each uses only those of the layers before it: monitor; store; tarjan, path; graph;
+// components; lasso.
+mod components;
+mod graph;
 mod lasso;
 mod monitor;
 mod path;
 mod store;
 mod tarjan;
 
+pub use graph::{GRAPH_BYTES_PER_EDGE, GRAPH_BYTES_PER_STATE};
 pub use lasso::Lasso;
 pub use store::{liveness_memory, LivenessFull, LivenessStorage};
 pub use tarjan::SearchCounts;
 
 use crate::bfs::Options;
 use crate::fairness::{Fairness, MAX_PROCESSES};
+use crate::liveness_search::LivenessSearch;
 use crate::model::Model;
 use crate::property::Property;
+use graph::{Build, NoGraph};
 use lasso::{replay, Positions};
 use monitor::{Monitor, Product};
 use path::{fair_cycle, shortest, Goal};
@@ -31,6 +41,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use store::Store;
 use tarjan::{Component, Found, Search};
+
+/// The index graph may take this many times the store's bytes
+/// ([`GRAPH_BYTES_PER_STATE`] and [`GRAPH_BYTES_PER_EDGE`] counted); a larger one is searched
+/// on the fly ([`LivenessSearch::Auto`]).
+pub const GRAPH_MEMORY_FACTOR: usize = 8;
 
 /// How one liveness property came out.
 pub enum LivenessVerdict<M: Model> {
@@ -60,6 +75,9 @@ pub struct PropertyReport<M: Model> {
     pub elapsed: Duration,
     /// The store after the search; `None` when it could not be built.
     pub storage: Option<LivenessStorage>,
+    /// The search that gave the verdict: [`LivenessSearch::IndexGraph`] or
+    /// [`LivenessSearch::OnTheFly`] (also after an `Auto` run fell back to it).
+    pub search: LivenessSearch,
 }
 
 /// Every liveness property a run checked, in the model's order.
@@ -68,7 +86,8 @@ pub struct LivenessReport<M: Model> {
     pub fairness: Fairness,
     /// One report per property.
     pub properties: Vec<PropertyReport<M>>,
-    /// Threads the properties were spread over (at most one per property).
+    /// Threads of the check: those the properties were spread over (at most one per
+    /// property), times each property's threads for its index graph search.
     pub threads: usize,
     /// Wall-clock time of the whole check.
     pub elapsed: Duration,
@@ -78,8 +97,11 @@ pub struct LivenessReport<M: Model> {
 /// selects (all when `None`), under `options.fairness`, storing product states as
 /// `options.mode` says (fp64, fp32 and bitstate all use searchcache's visited map: an index
 /// does not fit in a bit) in `options.memory_bytes` shared among the properties searched at
-/// once. Up to `options.threads` properties are searched at a time; `options.max_depth`,
-/// `deadlock`, `schedule` and `hashes` do not apply. A returned [`Lasso`] has been replayed.
+/// once, by `options.liveness_search`. Up to `options.threads` properties are searched at a
+/// time, each index graph search on `threads / properties` threads (at least one; the index
+/// graph within [`GRAPH_MEMORY_FACTOR`] times its share of `memory_bytes`);
+/// `options.max_depth`, `deadlock`, `schedule` and `hashes` do not apply. A returned [`Lasso`]
+/// has been replayed.
 ///
 /// Errors: a name in `options.properties` that is none of the model's properties, or a model
 /// with more than [`MAX_PROCESSES`] processes.
@@ -167,6 +189,7 @@ pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<Liveness
     let started = Instant::now();
     let workers = options.threads.clamp(1, selected.len().max(1));
     let memory = options.memory_bytes / workers;
+    let threads = (options.threads / workers).max(1);
     let cursor = AtomicUsize::new(0);
     let reports: Mutex<Vec<Option<PropertyReport<M>>>> =
         Mutex::new(selected.iter().map(|_| None).collect());
@@ -177,7 +200,7 @@ pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<Liveness
                 let Some(property) = selected.get(i) else {
                     break;
                 };
-                let report = check_property(model, property, options, memory);
+                let report = check_property(model, property, options, memory, threads);
                 reports.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(report);
             });
         }
@@ -191,17 +214,19 @@ pub fn check_liveness<M: Model>(model: &M, options: &Options) -> Result<Liveness
     Ok(LivenessReport {
         fairness: options.fairness,
         properties,
-        threads: workers,
+        threads: workers * threads,
         elapsed: started.elapsed(),
     })
 }
 
-/// Checks one liveness property in a store of `memory` bytes.
+/// Checks one liveness property in a store of `memory` bytes, an index graph search on
+/// `threads` threads.
 fn check_property<M: Model>(
     model: &M,
     property: &Property<M::State>,
     options: &Options,
     memory: usize,
+    threads: usize,
 ) -> PropertyReport<M> {
     let started = Instant::now();
     let monitor = Monitor::of(&property.expectation).expect("a liveness property");
@@ -211,39 +236,122 @@ fn check_property<M: Model>(
         counts: SearchCounts::default(),
         elapsed: Duration::ZERO,
         storage: None,
+        search: LivenessSearch::OnTheFly,
     };
-    let store = match Store::new(options.mode, memory) {
-        Ok(store) => store,
+    let searched = match options.liveness_search {
+        LivenessSearch::OnTheFly => on_the_fly(model, &monitor, options, memory),
+        chosen => match index_graph(model, &monitor, options, memory, threads) {
+            Ok(Err(_)) if chosen == LivenessSearch::Auto => {
+                on_the_fly(model, &monitor, options, memory)
+            }
+            Ok(Err((states, edges))) => Err(format!(
+                "the index graph takes more than {GRAPH_MEMORY_FACTOR} times the store's {memory} \
+                 bytes ({states} states and {edges} edges so far)"
+            )),
+            Ok(Ok(searched)) => Ok(searched),
+            Err(e) => Err(e),
+        },
+    };
+    let searched = match searched {
+        Ok(searched) => searched,
         Err(e) => {
             report.verdict = LivenessVerdict::Error(e);
             return report;
         }
     };
-    let mut search = Search::new(
-        model,
-        &monitor,
-        options.fairness,
-        store,
-        options.stop.as_deref(),
-    );
-    let found = search.run();
-    report.counts = SearchCounts {
-        states: search.states(),
-        ..search.counts.clone()
-    };
-    report.verdict = match found {
+    report.counts = searched.counts;
+    report.search = searched.search;
+    report.verdict = match searched.found {
         Ok(()) => LivenessVerdict::Holds,
-        Err(Found::Terminal) => counterexample(model, &monitor, options.fairness, &search, None),
+        Err(Found::Terminal) => {
+            counterexample(model, &monitor, options.fairness, &searched.store, None)
+        }
         Err(Found::Component(c)) => {
-            counterexample(model, &monitor, options.fairness, &search, Some(&c))
+            counterexample(model, &monitor, options.fairness, &searched.store, Some(&c))
         }
         Err(Found::Full(full)) => LivenessVerdict::Full(full),
         Err(Found::Interrupted) => LivenessVerdict::Interrupted,
         Err(Found::Error(e)) => LivenessVerdict::Error(e),
     };
-    report.storage = Some(search.store.storage());
+    report.storage = Some(searched.store.storage());
     report.elapsed = started.elapsed();
     report
+}
+
+/// A finished search of one property: how it ended, its counts, its store.
+struct Searched<S> {
+    found: Result<(), Found>,
+    counts: SearchCounts,
+    store: Store<S>,
+    search: LivenessSearch,
+}
+
+/// An index graph search, or the graph's size (states, edges) when it stopped over its cap.
+type GraphSearched<S> = Result<Searched<S>, (u64, u64)>;
+
+/// The on-the-fly search (`tarjan.rs`).
+fn on_the_fly<M: Model>(
+    model: &M,
+    monitor: &Monitor<'_, M::State>,
+    options: &Options,
+    memory: usize,
+) -> Result<Searched<M::State>, String> {
+    let store = Store::new(options.mode, memory)?;
+    let stop = options.stop.as_deref();
+    let mut search = Search::new(model, monitor, options.fairness, store, stop);
+    let found = search.run();
+    let counts = SearchCounts {
+        states: search.states(),
+        ..search.counts.clone()
+    };
+    Ok(Searched {
+        found,
+        counts,
+        store: search.store,
+        search: LivenessSearch::OnTheFly,
+    })
+}
+
+/// The index graph search (`graph.rs`, then `components.rs`): `Ok(Err((states, edges)))`, the
+/// graph's size so far, when it does not fit.
+fn index_graph<M: Model>(
+    model: &M,
+    monitor: &Monitor<'_, M::State>,
+    options: &Options,
+    memory: usize,
+    threads: usize,
+) -> Result<GraphSearched<M::State>, String> {
+    let store = Store::new(options.mode, memory)?;
+    let all = options.fairness.mask(model.processes());
+    let stop = options.stop.as_deref();
+    let build = Build {
+        model,
+        monitor,
+        all,
+        store: &store,
+        stop,
+        threads,
+        cap_bytes: memory.saturating_mul(GRAPH_MEMORY_FACTOR),
+    };
+    let mut counts = SearchCounts::default();
+    let found = match build.run() {
+        Ok(graph) => {
+            counts.states = graph.states;
+            counts.transitions = graph.transitions;
+            components::search(&graph, all, stop, &mut counts)
+        }
+        Err(NoGraph::Found(found)) => {
+            counts.states = store.storage().stored;
+            Err(found)
+        }
+        Err(NoGraph::TooLarge { states, edges }) => return Ok(Err((states, edges))),
+    };
+    Ok(Ok(Searched {
+        found,
+        counts,
+        store,
+        search: LivenessSearch::IndexGraph,
+    }))
 }
 
 /// Builds and replays the counterexample: a finite one to a bad state without successors
@@ -252,7 +360,7 @@ fn counterexample<M: Model>(
     model: &M,
     monitor: &Monitor<'_, M::State>,
     fairness: Fairness,
-    search: &Search<'_, M>,
+    store: &Store<M::State>,
     component: Option<&Component>,
 ) -> LivenessVerdict<M> {
     let mut positions = Vec::new();
@@ -265,7 +373,7 @@ fn counterexample<M: Model>(
         }
     }
     let member = |s: &Product<M::State>| {
-        component.is_some_and(|c| search.index_of(s).is_some_and(|i| c.contains(i)))
+        component.is_some_and(|c| store.index_of(s).is_some_and(|i| c.contains(i)))
     };
     let goal = Goal::<M> {
         within: &|_| true,

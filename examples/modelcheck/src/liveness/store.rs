@@ -1,12 +1,15 @@
 //! Where the component search keeps its one number per product state, its depth-first index:
 //! searchcache's visited map (a signature and the index in one 64-bit word) in the compacted
-//! modes, or a hash map of full product states in the exact mode.
+//! modes, or a hash map of full product states in the exact mode. Both take inserts from several
+//! threads at once (`insert_new`: the map's compare-and-swap, the exact map's lock), for the
+//! index graph's parallel breadth-first search (`graph.rs`).
 
 use super::monitor::Product;
 use crate::visited::{Mode, Omission, NEGLIGIBLE_OMISSION};
-use searchcache::{Size, StateHash, VisitedMap};
+use searchcache::{Inserted, Size, StateHash, VisitedMap};
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::{Mutex, PoisonError};
 
 /// The payload of a state queued as a later root but not yet given an index.
 pub(crate) fn pending(payload_bits: u32) -> u32 {
@@ -22,8 +25,11 @@ pub(crate) enum Store<S> {
     /// A signature and the index per state.
     Map(VisitedMap, u32),
     /// Full product states, at most `.1` of them.
-    Exact(HashMap<Product<S>, u32, ahash::RandomState>, usize),
+    Exact(Mutex<ExactMap<S>>, usize),
 }
+
+/// The exact store's map from full product states to their payloads.
+pub(crate) type ExactMap<S> = HashMap<Product<S>, u32, ahash::RandomState>;
 
 /// The store has no room for another state.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +92,7 @@ impl<S: Hash + Eq + Clone> Store<S> {
         if mode == Mode::Exact {
             let most = memory_bytes / exact_entry_bytes::<S>();
             let map = HashMap::with_hasher(ahash::RandomState::new());
-            return Ok(Store::Exact(map, most));
+            return Ok(Store::Exact(Mutex::new(map), most));
         }
         // The payload holds any index below the states the map takes at its load limit, and
         // the pending mark: each bit more would halve the signature's width. (A map that takes
@@ -111,8 +117,14 @@ impl<S: Hash + Eq + Clone> Store<S> {
     pub(crate) fn get(&self, state: &Product<S>, key: StateHash) -> Option<u32> {
         match self {
             Store::Map(map, _) => map.get(key),
-            Store::Exact(map, _) => map.get(state).copied(),
+            Store::Exact(map, _) => lock(map).get(state).copied(),
         }
+    }
+
+    /// The index of `state`, if it has one (not pending).
+    pub(crate) fn index_of(&self, state: &Product<S>) -> Option<u32> {
+        self.get(state, StateHash::of(state))
+            .filter(|&i| i != self.pending())
     }
 
     /// Sets the payload of `state` to `value`, inserting it if absent.
@@ -139,11 +151,45 @@ impl<S: Hash + Eq + Clone> Store<S> {
                 Err(_) => Err(full(map.len())),
             },
             Store::Exact(map, most) => {
+                let map = map.get_mut().unwrap_or_else(PoisonError::into_inner);
                 if map.len() >= *most && !map.contains_key(state) {
                     return Err(full(map.len()));
                 }
                 map.insert(state.clone(), value);
                 Ok(())
+            }
+        }
+    }
+
+    /// Inserts `state` (whose hash is `key`) with payload `value` unless it is stored:
+    /// `(true, value)` when this call inserted it, `(false, its payload)` when it was there
+    /// (or, in the map, a state of the same signature). Of several threads inserting one state
+    /// at once, exactly one gets `true`.
+    pub(crate) fn insert_new(
+        &self,
+        state: &Product<S>,
+        key: StateHash,
+        value: u32,
+    ) -> Result<(bool, u32), LivenessFull> {
+        let full = |states: usize| LivenessFull {
+            states: states as u64,
+            memory_bytes: self.memory_bytes(),
+        };
+        match self {
+            Store::Map(map, _) => match map.insert(key, value) {
+                Ok((inserted, held)) => Ok((inserted == Inserted::New, held)),
+                Err(_) => Err(full(map.len())),
+            },
+            Store::Exact(map, most) => {
+                let mut map = lock(map);
+                if let Some(&held) = map.get(state) {
+                    return Ok((false, held));
+                }
+                if map.len() >= *most {
+                    return Err(full(map.len()));
+                }
+                map.insert(state.clone(), value);
+                Ok((true, value))
             }
         }
     }
@@ -170,17 +216,26 @@ impl<S: Hash + Eq + Clone> Store<S> {
                     value: map.omission_probability(),
                 },
             },
-            Store::Exact(map, _) => LivenessStorage {
-                exact: true,
-                table_bytes: map.capacity() * 8 / 7 * (std::mem::size_of::<Product<S>>() + 5),
-                stored: map.len() as u64,
-                bytes_per_state: exact_entry_bytes::<S>() as f64 / 2.0,
-                signature_bits: 0,
-                omission: Omission {
-                    name: "none: full states are compared",
-                    value: 0.0,
-                },
-            },
+            Store::Exact(map, _) => {
+                let map = lock(map);
+                LivenessStorage {
+                    exact: true,
+                    table_bytes: map.capacity() * 8 / 7 * (std::mem::size_of::<Product<S>>() + 5),
+                    stored: map.len() as u64,
+                    bytes_per_state: exact_entry_bytes::<S>() as f64 / 2.0,
+                    signature_bits: 0,
+                    omission: Omission {
+                        name: "none: full states are compared",
+                        value: 0.0,
+                    },
+                }
+            }
         }
     }
+}
+
+/// The exact map, also after a thread panicked holding it (its entries stay valid: each insert
+/// is one call).
+fn lock<S>(map: &Mutex<ExactMap<S>>) -> std::sync::MutexGuard<'_, ExactMap<S>> {
+    map.lock().unwrap_or_else(PoisonError::into_inner)
 }

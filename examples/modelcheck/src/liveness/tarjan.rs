@@ -39,18 +39,33 @@ pub(crate) enum Found {
     Error(String),
 }
 
-/// A finished component, as index ranges: its members are the states whose index is in
-/// `[root, end)` but in none of `done`'s intervals.
-pub(crate) struct Component {
-    root: u32,
-    end: u32,
-    done: Vec<(u32, u32)>,
+/// A finished component: as index ranges (this search's: its members are the states whose
+/// index is in `[root, end)` but in none of `done`'s intervals), or as a sorted list of its
+/// members' indices (the index graph's, `components.rs`).
+pub(crate) enum Component {
+    Ranges {
+        root: u32,
+        end: u32,
+        done: Vec<(u32, u32)>,
+    },
+    Listed(Vec<u32>),
 }
 
 impl Component {
+    /// The component of these members, sorted by index.
+    pub(crate) fn listed(members: Vec<u32>) -> Self {
+        debug_assert!(members.is_sorted());
+        Component::Listed(members)
+    }
+
     /// Whether a state of this index is in the component.
     pub(crate) fn contains(&self, index: u32) -> bool {
-        (self.root..self.end).contains(&index) && !finished(&self.done, index)
+        match self {
+            Component::Ranges { root, end, done } => {
+                (*root..*end).contains(&index) && !finished(done, index)
+            }
+            Component::Listed(members) => members.binary_search(&index).is_ok(),
+        }
     }
 }
 
@@ -291,7 +306,7 @@ impl<'a, M: Model> Search<'a, M> {
             self.counts.components += 1;
             if frame.state.1 && frame.inside && frame.mask & self.all == self.all {
                 self.counts.states = u64::from(self.counter);
-                return Err(Found::Component(Component {
+                return Err(Found::Component(Component::Ranges {
                     root: frame.index,
                     end: self.counter,
                     done: std::mem::take(&mut self.done),
@@ -311,14 +326,6 @@ impl<'a, M: Model> Search<'a, M> {
             parent.inside = true;
         }
         Ok(())
-    }
-
-    /// The index of `state`, if it has one (not pending).
-    pub(crate) fn index_of(&self, state: &Product<M::State>) -> Option<u32> {
-        let key = StateHash::of(state);
-        self.store
-            .get(state, key)
-            .filter(|&i| i != self.store.pending())
     }
 
     /// Product states given an index so far.
