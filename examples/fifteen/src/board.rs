@@ -133,7 +133,11 @@ impl fmt::Display for BoardError {
                 "{n} numbers: a board has 4 (2×2), 9 (3×3), 16 (4×4) or 25 (5×5) tiles, blank = 0"
             ),
             BoardError::OutOfRange { tile, cells } => {
-                write!(f, "tile {tile} is out of range: a {cells}-cell board has tiles 0..={}", cells - 1)
+                write!(
+                    f,
+                    "tile {tile} is out of range: a {cells}-cell board has tiles 0..={}",
+                    cells - 1
+                )
             }
             BoardError::Repeated(t) => write!(f, "tile {t} appears more than once"),
             BoardError::Missing(t) => write!(f, "tile {t} is missing"),

@@ -329,9 +329,14 @@ impl CompactPdb<Bytes> {
         show_progress: bool,
         log: &(dyn Fn(String) + Sync),
     ) -> Result<(Self, LoadReport), PdbError> {
-        CompactPdb::load_with(Grid::new(4), partition, dir, show_progress, log, |nibbles: Vec<u8>| {
-            Bytes(nibbles.iter().flat_map(|&b| [b & 15, b >> 4]).collect())
-        })
+        CompactPdb::load_with(
+            Grid::new(4),
+            partition,
+            dir,
+            show_progress,
+            log,
+            |nibbles: Vec<u8>| Bytes(nibbles.iter().flat_map(|&b| [b & 15, b >> 4]).collect()),
+        )
     }
 }
 

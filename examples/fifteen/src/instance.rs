@@ -101,8 +101,7 @@ pub fn parse_instances(text: &str, source: &str) -> Result<Vec<Instance>, String
                     .map_err(|_| format!("{label}: '{t}' is not a tile number"))
             })
             .collect::<Result<Vec<u32>, String>>()?;
-        let board =
-            Puzzle::from_tiles(&tiles).map_err(|e: BoardError| format!("{label}: {e}"))?;
+        let board = Puzzle::from_tiles(&tiles).map_err(|e: BoardError| format!("{label}: {e}"))?;
         out.push(Instance {
             label,
             board,

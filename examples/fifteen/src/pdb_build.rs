@@ -266,7 +266,9 @@ pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
 /// When `tiles` is not such a pattern (the callers check patterns first).
 pub fn build_on(grid: Grid, tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
     assert!(
-        tiles.iter().all(|&t| (1..grid.cells()).contains(&usize::from(t))),
+        tiles
+            .iter()
+            .all(|&t| (1..grid.cells()).contains(&usize::from(t))),
         "pattern tiles are 1..side²"
     );
     let ranking = Ranking::new(tiles.len(), grid.cells());

@@ -149,8 +149,9 @@ impl Solver {
             }
         }
         if needs(HeuristicKind::Pdb6666) {
-            let (db, _) = CompactPdb::load_or_build_on(Grid::new(5), &PARTITION_6666, dir, true, log)
-                .map_err(|e| format!("pattern databases: {}", e.0))?;
+            let (db, _) =
+                CompactPdb::load_or_build_on(Grid::new(5), &PARTITION_6666, dir, true, log)
+                    .map_err(|e| format!("pattern databases: {}", e.0))?;
             solver.pdb6666 = Some(db);
         }
         Ok(solver)
@@ -205,10 +206,18 @@ impl Solver {
         let missing = "made by Solver::new for every instance it was given";
         let side = usize::from(board.side());
         match (kind_of(self.choice, &board), board) {
-            (HeuristicKind::Md, Puzzle::Small(b)) => run.go(self.md[side].as_ref().expect(missing), b),
-            (HeuristicKind::Md, Puzzle::Large(b)) => run.go(self.md[side].as_ref().expect(missing), b),
-            (HeuristicKind::Lc, Puzzle::Small(b)) => run.go(self.lc[side].as_ref().expect(missing), b),
-            (HeuristicKind::Pdb663, Puzzle::Small(b)) => run.go(self.pdb663.as_ref().expect(missing), b),
+            (HeuristicKind::Md, Puzzle::Small(b)) => {
+                run.go(self.md[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Md, Puzzle::Large(b)) => {
+                run.go(self.md[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Lc, Puzzle::Small(b)) => {
+                run.go(self.lc[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Pdb663, Puzzle::Small(b)) => {
+                run.go(self.pdb663.as_ref().expect(missing), b)
+            }
             (HeuristicKind::Pdb78, Puzzle::Small(b)) => match (&self.pdb78, &self.pdb78_bytes) {
                 (Some(h), _) => run.go(h, b),
                 (None, Some(h)) => run.go(h, b),
@@ -217,7 +226,10 @@ impl Solver {
             (HeuristicKind::Pdb6666, Puzzle::Large(b)) => {
                 run.go(self.pdb6666.as_ref().expect(missing), b)
             }
-            (kind, _) => panic!("--heuristic {} does not fit the board (checked first)", kind.name()),
+            (kind, _) => panic!(
+                "--heuristic {} does not fit the board (checked first)",
+                kind.name()
+            ),
         }
     }
 
@@ -317,7 +329,11 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn go<P: Packing, H: Heuristic<P>>(&self, h: &H, board: Board<P>) -> Result<Solution, Interrupted> {
+    fn go<P: Packing, H: Heuristic<P>>(
+        &self,
+        h: &H,
+        board: Board<P>,
+    ) -> Result<Solution, Interrupted> {
         match self.pool {
             Some(pool) => {
                 parallel::solve_parallel_with(pool, h, self.table, self.slack, board, self.control)

@@ -86,7 +86,14 @@ fn reference_length(board: &Board5) -> u32 {
             })
             .sum()
     }
-    fn dfs(tiles: &mut [u8], blank: usize, g: u32, bound: u32, prev: usize, next: &mut u32) -> bool {
+    fn dfs(
+        tiles: &mut [u8],
+        blank: usize,
+        g: u32,
+        bound: u32,
+        prev: usize,
+        next: &mut u32,
+    ) -> bool {
         let h = md(tiles);
         if g + h > bound {
             *next = (*next).min(g + h);
@@ -161,8 +168,9 @@ fn boards_of_25_tiles_are_packed_in_a_u128_and_checked() {
     assert!(Board::from_tiles(&tiles).is_err());
     // Distinct boards, distinct keys (the key is a hash of the 125 bits).
     let mut rng = Rng(7);
-    let keys: std::collections::HashSet<u64> =
-        (0..2000).map(|i| walk(&mut rng, 10 + i % 50).key()).collect();
+    let keys: std::collections::HashSet<u64> = (0..2000)
+        .map(|i| walk(&mut rng, 10 + i % 50).key())
+        .collect();
     let boards: std::collections::HashSet<Board5> = {
         let mut rng = Rng(7);
         (0..2000).map(|i| walk(&mut rng, 10 + i % 50)).collect()
@@ -272,7 +280,12 @@ fn ranks_on_25_cells_are_a_bijection_and_deltas_match() {
         assert_eq!(ranking.rank(&cells), rank);
         let slot = rng.below(6);
         let from = cells[slot];
-        let to = [from.wrapping_sub(5), from + 5, from.wrapping_sub(1), from + 1][rng.below(4)];
+        let to = [
+            from.wrapping_sub(5),
+            from + 5,
+            from.wrapping_sub(1),
+            from + 1,
+        ][rng.below(4)];
         let legal = to < 25 && (to / 5 == from / 5 || to % 5 == from % 5);
         if !legal || occupied >> to & 1 == 1 {
             continue;
@@ -306,7 +319,10 @@ fn the_6666_partition_covers_the_tiles_and_its_reflection_is_another_partition()
         for other in PARTITION_6666 {
             let mut other = other.to_vec();
             other.sort_unstable();
-            assert_ne!(image, other, "a group is another's reflection: fewer tables would do");
+            assert_ne!(
+                image, other,
+                "a group is another's reflection: fewer tables would do"
+            );
         }
     }
 }
@@ -351,7 +367,11 @@ fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
     let mut lengths = Vec::new();
     // Ten walks of 40 to 60 moves, then four shorter ones that the reference always checks.
     for n in 0..14 {
-        let moves = if n < 10 { 40 + (n * 7) % 21 } else { 20 + 3 * (n - 10) };
+        let moves = if n < 10 {
+            40 + (n * 7) % 21
+        } else {
+            20 + 3 * (n - 10)
+        };
         let b = walk(&mut rng, moves);
         let one = solve_sequential(pdb, None, 0, b);
         assert!(b.solves(&one.moves), "{b}");
@@ -365,7 +385,10 @@ fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
             checked += 1;
         }
     }
-    assert!(checked >= 5, "too few boards cross-checked: {checked} of {lengths:?}");
+    assert!(
+        checked >= 5,
+        "too few boards cross-checked: {checked} of {lengths:?}"
+    );
 }
 
 #[test]

@@ -265,7 +265,9 @@ pub(crate) fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Comman
     }
     if let (Some(h), Some(i)) = (
         heuristic,
-        instances.iter().find(|i| !heuristic.is_some_and(|h| h.fits(i.board.side()))),
+        instances
+            .iter()
+            .find(|i| !heuristic.is_some_and(|h| h.fits(i.board.side()))),
     ) {
         let hint = match i.board.side() {
             5 => "md or pdb6666",

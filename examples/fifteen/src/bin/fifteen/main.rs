@@ -102,20 +102,60 @@ impl Out {
     }
 }
 
-fn run(config: Config) -> ExitCode {
-    let started = Instant::now();
-    let stop = stop_on_signals().unwrap_or_else(|e| {
-        note(&format!("warning: no Ctrl-C handler ({e}): Ctrl-C ends the run without a report"));
-        Arc::new(AtomicBool::new(false))
-    });
-    let previous: Mutex<Option<u64>> = Mutex::new(None);
-    let on_iteration = |it: &Iteration| {
-        if config.iterations {
-            let mut last = previous.lock().unwrap_or_else(|e| e.into_inner());
+/// Prints each IDA* iteration on stderr when `on`, with the growth from the one before.
+struct IterationLog {
+    on: bool,
+    /// The previous iteration's nodes, in this instance.
+    previous: Mutex<Option<u64>>,
+}
+
+impl IterationLog {
+    fn report(&self, it: &Iteration) {
+        if self.on {
+            let mut last = self.previous.lock().unwrap_or_else(|e| e.into_inner());
             note(&iteration_line(it, *last));
             *last = Some(it.nodes);
         }
+    }
+
+    /// A new instance: no previous iteration.
+    fn reset(&self) {
+        *self.previous.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// After Ctrl-C: the bound proven (no solution is shorter) and the nodes, on both streams.
+fn report_interrupted(
+    out: &mut Out,
+    label: &str,
+    stopped: fifteen::ida::Interrupted,
+    solving: std::time::Duration,
+) -> ExitCode {
+    let line = format!(
+        "interrupted: instance {label}: no solution shorter than {} moves (bound proven), \
+         {} nodes searched, {:.1} s",
+        stopped.proven_bound,
+        stopped.nodes,
+        solving.as_secs_f64()
+    );
+    out.line(&line);
+    note(&line);
+    ExitCode::from(EXIT_INTERRUPTED)
+}
+
+fn run(config: Config) -> ExitCode {
+    let started = Instant::now();
+    let stop = stop_on_signals().unwrap_or_else(|e| {
+        note(&format!(
+            "warning: no Ctrl-C handler ({e}): Ctrl-C ends the run without a report"
+        ));
+        Arc::new(AtomicBool::new(false))
+    });
+    let iterations = IterationLog {
+        on: config.iterations,
+        previous: Mutex::new(None),
     };
+    let on_iteration = |it: &Iteration| iterations.report(it);
     let control = Control {
         interrupt: &stop,
         on_iteration: &on_iteration,
@@ -181,7 +221,7 @@ fn run(config: Config) -> ExitCode {
         control,
         |i, solved| {
             let instance = &config.instances[i];
-            *previous.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            iterations.reset();
             let solution = match solved.solution {
                 Ok(solution) => solution,
                 Err(stopped) => {
@@ -223,16 +263,7 @@ fn run(config: Config) -> ExitCode {
         return usage_error(&e);
     }
     if let Some((label, stopped)) = interrupted {
-        let line = format!(
-            "interrupted: instance {label}: no solution shorter than {} moves (bound proven), \
-             {} nodes searched, {:.1} s",
-            stopped.proven_bound,
-            stopped.nodes,
-            solving.as_secs_f64()
-        );
-        out.line(&line);
-        note(&line);
-        return ExitCode::from(EXIT_INTERRUPTED);
+        return report_interrupted(&mut out, &label, stopped, solving);
     }
     if out.closed {
         return if failed {

@@ -104,7 +104,10 @@ fn flags_are_validated() {
         ("1 2 3", "3 numbers"),
         ("1 2 0 3 4 5 6 7 -8", "'-8'"),
         ("0 2 1 3 4 5 6 7 8", "unsolvable"),
-        ("--heuristic pdb78 1 2 0 3 4 5 6 7 8", "does not work on a 3×3 board"),
+        (
+            "--heuristic pdb78 1 2 0 3 4 5 6 7 8",
+            "does not work on a 3×3 board",
+        ),
     ] {
         let e = error_of(line);
         assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
@@ -131,7 +134,10 @@ fn the_24_puzzle_is_picked_from_the_board_or_the_size() {
     assert_eq!(c.instances.len(), 10);
     for (line, needle) in [
         (format!("--size 4 {goal}"), "not --size 4"),
-        (format!("--heuristic lc {goal}"), "does not work on a 5×5 board"),
+        (
+            format!("--heuristic lc {goal}"),
+            "does not work on a 5×5 board",
+        ),
         (
             "--heuristic pdb6666 1 2 0 3 4 5 6 7 8".to_string(),
             "does not work on a 3×3 board",
