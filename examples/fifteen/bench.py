@@ -10,8 +10,10 @@ the first configuration's.
 
     python3 examples/fifteen/bench.py ROUNDS 'ARGS A' 'ARGS B' ...
 
-The binary is target/release/fifteen (built first); every configuration gets
---pdb-dir target/fifteen-pdb unless it names its own. The machine's header (date, CPU, load
+The binary is target/release/fifteen (built first), or the one a configuration names first
+as `@PATH` (e.g. '@/tmp/fifteen-before --threads 1', a build of an older commit, for paired
+before/after runs); every configuration gets --pdb-dir target/fifteen-pdb unless it names its
+own. The machine's header (date, CPU, load
 before and after) is printed first: quote it with the numbers.
 """
 
@@ -35,8 +37,11 @@ def machine():
 
 
 def run(args):
+    binary = BINARY
+    if args and args[0].startswith("@"):
+        binary, args = args[0][1:], args[1:]
     with tempfile.NamedTemporaryFile("r") as times:
-        cmd = ["/usr/bin/time", "-o", times.name, "-f", "%U %S %M", BINARY] + args
+        cmd = ["/usr/bin/time", "-o", times.name, "-f", "%U %S %M", binary] + args
         out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         if out.returncode != 0:
             sys.exit(f"{' '.join(args)}: exit {out.returncode}\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
@@ -60,7 +65,7 @@ def main():
     rounds = int(sys.argv[1])
     configs = [shlex.split(a) for a in sys.argv[2:]]
     configs = [c if "--pdb-dir" in c or "--no-pdb-cache" in c else c + ["--pdb-dir", "target/fifteen-pdb"] for c in configs]
-    subprocess.run(["cargo", "build", "--release", "-p", "fifteen"], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["nice", "-n", "5", "cargo", "build", "--release", "-p", "fifteen"], cwd=ROOT, check=True, capture_output=True)
     print(f"before: {machine()}")
     results = [[] for _ in configs]
     for _ in range(rounds):

@@ -12,11 +12,12 @@
 //! Tables are built on first use on every core (`pdb_build.rs`, with a progress bar) and
 //! cached in the cache directory (`pdb_file.rs`: checksum, atomic rename).
 
-use crate::board::Board;
+use crate::board::{Board, Packing};
 use crate::heuristic::{Heuristic, Manhattan};
 use crate::pdb_build::{self, MAX_EXCESS};
 use crate::pdb_file::{self, Kind};
-use crate::rank::{Ranking, CELLS, MAX_TILES};
+use crate::rank::{Ranking, MAX_CELLS, MAX_TILES};
+use crate::regions::Grid;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;
 use std::path::Path;
@@ -31,6 +32,27 @@ use std::time::Instant;
 ///  B  B  B  B
 /// ```
 pub const PARTITION_78: [&[u8]; 2] = [&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]];
+
+/// Korf and Felner's (2002) 6-6-6-6 partition of the 24-puzzle, 25P6 = 127,512,000 entries per
+/// group (64 MB as nibbles):
+///
+/// ```text
+///  .  A  A  B  B
+///  A  A  A  B  B
+///  C  C  A  B  B
+///  C  C  D  D  D
+///  C  C  D  D  D
+/// ```
+///
+/// Its reflection in the main diagonal is a different partition (A's image is
+/// {5, 10, 1, 6, 11, 12}), so the reflected lookups need all four tables: no two groups are
+/// images of each other (`tests/pdb24.rs` checks it).
+pub const PARTITION_6666: [&[u8]; 4] = [
+    &[1, 2, 5, 6, 7, 12],
+    &[3, 4, 8, 9, 13, 14],
+    &[10, 11, 15, 16, 20, 21],
+    &[17, 18, 19, 22, 23, 24],
+];
 
 /// Groups per partition.
 pub const MAX_GROUPS: usize = 4;
@@ -109,10 +131,13 @@ pub struct LoadReport {
 pub struct CompactPdb<E = Nibbles> {
     groups: Vec<Group<E>>,
     /// Per tile: (group, slot), or (NONE, NONE).
-    slot: [(u8, u8); CELLS],
+    slot: [(u8, u8); MAX_CELLS],
     /// Per tile `u` of the board: the (group, slot) of its reflection `transpose(u)` in the
     /// reflected board.
-    mirror_slot: [(u8, u8); CELLS],
+    mirror_slot: [(u8, u8); MAX_CELLS],
+    /// Per cell: its reflection.
+    transposed: [u8; MAX_CELLS],
+    grid: Grid,
     md: Manhattan,
 }
 
@@ -136,17 +161,31 @@ pub struct CompactPending {
     mirror_group: u8,
 }
 
-/// The cell mirrored in the main diagonal; also the tile that is `tile`'s mirror image (tile
-/// `t`'s goal is cell `t`).
+/// The cell of the 4×4 board mirrored in the main diagonal; also the tile that is `tile`'s
+/// mirror image (tile `t`'s goal is cell `t`).
 #[inline]
 pub fn transpose(cell: u8) -> u8 {
     (cell % 4) * 4 + cell / 4
 }
 
-/// Checks a partition: 1..=MAX_GROUPS groups of 1..=`max_tiles` distinct tiles of 1..=15.
+/// Checks a 4×4 partition: 1..=MAX_GROUPS groups of 1..=`max_tiles` distinct tiles of 1..=15.
 pub fn check_partition(partition: &[&[u8]], max_tiles: usize) -> Result<(), PdbError> {
+    check_partition_on(16, partition, max_tiles)
+}
+
+/// Checks a partition of a board of `cells` cells: 1..=MAX_GROUPS groups of 1..=`max_tiles`
+/// distinct tiles of 1..cells, each group's placements fewer than 2^32.
+pub fn check_partition_on(
+    cells: usize,
+    partition: &[&[u8]],
+    max_tiles: usize,
+) -> Result<(), PdbError> {
+    const CELLS: usize = MAX_CELLS;
     if partition.is_empty() || partition.len() > MAX_GROUPS {
         return Err(PdbError(format!("1..={MAX_GROUPS} groups")));
+    }
+    if cells > MAX_CELLS || partition.iter().any(|g| g.len() > cells) {
+        return Err(PdbError(format!("boards have at most {MAX_CELLS} cells")));
     }
     let mut seen = [false; CELLS];
     for group in partition {
@@ -155,7 +194,7 @@ pub fn check_partition(partition: &[&[u8]], max_tiles: usize) -> Result<(), PdbE
         }
         for &t in group.iter() {
             if t == 0
-                || usize::from(t) >= CELLS
+                || usize::from(t) >= cells
                 || std::mem::replace(&mut seen[usize::from(t)], true)
             {
                 return Err(PdbError(format!(
@@ -167,19 +206,49 @@ pub fn check_partition(partition: &[&[u8]], max_tiles: usize) -> Result<(), PdbE
     Ok(())
 }
 
-/// Loads the nibble table of `tiles` from `dir`, or builds it (on rayon's pool, with a progress
-/// bar on stderr when `show_progress`) and caches it there. `log` hears what happened.
+/// Loads the 4×4 nibble table of `tiles` (see [`load_or_build_table_on`]).
 pub fn load_or_build_table(
     tiles: &[u8],
     dir: Option<&Path>,
     show_progress: bool,
     log: &(dyn Fn(String) + Sync),
 ) -> (Vec<u8>, Option<u64>) {
-    let count = Ranking::new(tiles.len()).count();
+    load_or_build_table_on(Grid::new(4), tiles, dir, show_progress, log)
+}
+
+/// The kind of a grid's cache files.
+fn kind_of(grid: Grid) -> Kind {
+    if grid.side() == 5 {
+        Kind::CompactNibbles25
+    } else {
+        Kind::CompactNibbles
+    }
+}
+
+/// The process's peak resident memory so far (Linux `VmHWM`), for the build's log line.
+pub fn peak_memory_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Loads the nibble table of `tiles` on `grid` (4×4 or 5×5) from `dir`, or builds it (on
+/// rayon's pool, with a progress bar on stderr when `show_progress`) and caches it there. `log`
+/// hears what happened, with the build's time and the process's peak memory.
+pub fn load_or_build_table_on(
+    grid: Grid,
+    tiles: &[u8],
+    dir: Option<&Path>,
+    show_progress: bool,
+    log: &(dyn Fn(String) + Sync),
+) -> (Vec<u8>, Option<u64>) {
+    let kind = kind_of(grid);
+    let count = Ranking::new(tiles.len(), grid.cells()).count();
     let len = count.div_ceil(2);
-    let path = dir.map(|d| d.join(pdb_file::file_name(Kind::CompactNibbles, tiles)));
+    let path = dir.map(|d| d.join(pdb_file::file_name(kind, tiles)));
     if let Some(path) = &path {
-        match pdb_file::read(path, Kind::CompactNibbles, tiles, len) {
+        match pdb_file::read(path, kind, tiles, len) {
             Ok(data) => return (data, None),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => log(format!("{}: {e}; rebuilding", path.display())),
@@ -211,16 +280,17 @@ pub fn load_or_build_table(
         tiles.len()
     ));
     let started = Instant::now();
-    let built = pdb_build::build(tiles, &|n| bar.inc(n));
+    let built = pdb_build::build_on(grid, tiles, &|n| bar.inc(n));
     bar.finish_and_clear();
+    let peak = peak_memory_mib().map_or_else(String::new, |m| format!(", peak memory {m} MiB"));
     log(format!(
-        "pattern database {tiles:?}: {count} entries built in {:.1} s (largest distance {}, {} entries above {MAX_EXCESS} excess stored as {MAX_EXCESS})",
+        "pattern database {tiles:?}: {count} entries built in {:.1} s{peak} (largest distance {}, {} entries above {MAX_EXCESS} excess stored as {MAX_EXCESS})",
         started.elapsed().as_secs_f64(),
         built.max_distance,
         built.saturated
     ));
     if let Some(path) = &path {
-        if let Err(e) = pdb_file::write(path, Kind::CompactNibbles, tiles, &built.entries) {
+        if let Err(e) = pdb_file::write(path, kind, tiles, &built.entries) {
             log(format!("could not cache {}: {e}", path.display()));
         }
     }
@@ -236,7 +306,18 @@ impl CompactPdb<Nibbles> {
         show_progress: bool,
         log: &(dyn Fn(String) + Sync),
     ) -> Result<(Self, LoadReport), PdbError> {
-        CompactPdb::load_with(partition, dir, show_progress, log, Nibbles)
+        CompactPdb::load_with(Grid::new(4), partition, dir, show_progress, log, Nibbles)
+    }
+
+    /// As [`CompactPdb::load_or_build`], on `grid` (4×4, or 5×5 with [`PARTITION_6666`]).
+    pub fn load_or_build_on(
+        grid: Grid,
+        partition: &[&[u8]],
+        dir: Option<&Path>,
+        show_progress: bool,
+        log: &(dyn Fn(String) + Sync),
+    ) -> Result<(Self, LoadReport), PdbError> {
+        CompactPdb::load_with(grid, partition, dir, show_progress, log, Nibbles)
     }
 }
 
@@ -248,27 +329,33 @@ impl CompactPdb<Bytes> {
         show_progress: bool,
         log: &(dyn Fn(String) + Sync),
     ) -> Result<(Self, LoadReport), PdbError> {
-        CompactPdb::load_with(partition, dir, show_progress, log, |nibbles: Vec<u8>| {
-            Bytes(nibbles.iter().flat_map(|&b| [b & 15, b >> 4]).collect())
-        })
+        CompactPdb::load_with(
+            Grid::new(4),
+            partition,
+            dir,
+            show_progress,
+            log,
+            |nibbles: Vec<u8>| Bytes(nibbles.iter().flat_map(|&b| [b & 15, b >> 4]).collect()),
+        )
     }
 }
 
 impl<E: Entries> CompactPdb<E> {
     fn load_with(
+        grid: Grid,
         partition: &[&[u8]],
         dir: Option<&Path>,
         show_progress: bool,
         log: &(dyn Fn(String) + Sync),
         wrap: impl Fn(Vec<u8>) -> E,
     ) -> Result<(Self, LoadReport), PdbError> {
-        check_partition(partition, MAX_TILES)?;
+        check_partition_on(grid.cells(), partition, MAX_TILES)?;
         let mut report = LoadReport::default();
         let mut groups = Vec::new();
         // One table at a time: each build uses every core, and the next build's memory is
         // allocated only after the last one's working set is freed.
         for tiles in partition {
-            let (entries, built) = load_or_build_table(tiles, dir, show_progress, log);
+            let (entries, built) = load_or_build_table_on(grid, tiles, dir, show_progress, log);
             match built {
                 Some(saturated) => {
                     report.built += 1;
@@ -277,26 +364,30 @@ impl<E: Entries> CompactPdb<E> {
                 None => report.loaded += 1,
             }
             groups.push(Group {
-                ranking: Ranking::new(tiles.len()),
+                ranking: Ranking::new(tiles.len(), grid.cells()),
                 entries: wrap(entries),
             });
         }
-        let mut slot = [(NONE, NONE); CELLS];
+        let mut slot = [(NONE, NONE); MAX_CELLS];
         for (g, tiles) in partition.iter().enumerate() {
             for (s, &t) in tiles.iter().enumerate() {
                 slot[usize::from(t)] = (g as u8, s as u8);
             }
         }
-        let mut mirror_slot = [(NONE, NONE); CELLS];
-        for u in 0..CELLS as u8 {
-            mirror_slot[usize::from(u)] = slot[usize::from(transpose(u))];
+        let mut mirror_slot = [(NONE, NONE); MAX_CELLS];
+        let mut transposed = [0u8; MAX_CELLS];
+        for u in 0..grid.cells() as u8 {
+            mirror_slot[usize::from(u)] = slot[usize::from(grid.transpose(u))];
+            transposed[usize::from(u)] = grid.transpose(u);
         }
         Ok((
             CompactPdb {
                 groups,
                 slot,
                 mirror_slot,
-                md: Manhattan::new(4),
+                transposed,
+                grid,
+                md: Manhattan::new(grid.side()),
             },
             report,
         ))
@@ -310,25 +401,25 @@ impl<E: Entries> CompactPdb<E> {
 
     /// The heuristic's value for the board from scratch, and the two views' excess sums (for
     /// tests: every table entry a board reads).
-    pub fn views(&self, board: &Board) -> (u32, u32) {
-        let (s, _) = self.init(board);
+    pub fn views<P: Packing>(&self, board: &Board<P>) -> (u32, u32) {
+        let (s, _) = Heuristic::<P>::init(self, board);
         (s.sum, s.mirror_sum)
     }
 }
 
-impl<E: Entries> Heuristic for CompactPdb<E> {
+impl<E: Entries, P: Packing> Heuristic<P> for CompactPdb<E> {
     type State = CompactState;
     type Pending = CompactPending;
 
-    fn init(&self, board: &Board) -> (CompactState, u32) {
+    fn init(&self, board: &Board<P>) -> (CompactState, u32) {
         assert_eq!(
             board.side(),
-            4,
-            "pattern databases are built for the 4×4 board"
+            self.grid.side(),
+            "pattern databases are built for one side"
         );
         let mut cells = [[0u8; MAX_TILES]; MAX_GROUPS];
         let mut mirror_cells = [[0u8; MAX_TILES]; MAX_GROUPS];
-        for cell in 0..CELLS as u8 {
+        for cell in 0..board.cell_count() {
             let tile = board.tile(cell);
             let (g, i) = self.slot[usize::from(tile)];
             if g != NONE {
@@ -336,7 +427,7 @@ impl<E: Entries> Heuristic for CompactPdb<E> {
             }
             let (g, i) = self.mirror_slot[usize::from(tile)];
             if g != NONE {
-                mirror_cells[usize::from(g)][usize::from(i)] = transpose(cell);
+                mirror_cells[usize::from(g)][usize::from(i)] = self.transposed[usize::from(cell)];
             }
         }
         let mut s = CompactState {
@@ -363,8 +454,8 @@ impl<E: Entries> Heuristic for CompactPdb<E> {
     fn begin(
         &self,
         mut s: CompactState,
-        _: &Board,
-        after: &Board,
+        _: &Board<P>,
+        after: &Board<P>,
         tile: u8,
         from: u8,
         to: u8,
@@ -384,12 +475,12 @@ impl<E: Entries> Heuristic for CompactPdb<E> {
         let (gm, im) = self.mirror_slot[usize::from(tile)];
         if gm != NONE {
             let group = &self.groups[usize::from(gm)];
-            let delta = group
-                .ranking
-                .delta(usize::from(im), transpose(from), transpose(to), |x| {
-                    let (gx, sx) = self.mirror_slot[usize::from(after.tile(transpose(x)))];
-                    (gx == gm).then_some(sx)
-                });
+            let t = &self.transposed;
+            let (from, to) = (t[usize::from(from)], t[usize::from(to)]);
+            let delta = group.ranking.delta(usize::from(im), from, to, |x| {
+                let (gx, sx) = self.mirror_slot[usize::from(after.tile(t[usize::from(x)]))];
+                (gx == gm).then_some(sx)
+            });
             let rank = &mut s.mirror_rank[usize::from(gm)];
             *rank = rank.wrapping_add_signed(delta);
             group.entries.prefetch(*rank);

@@ -16,6 +16,9 @@ pub enum HeuristicKind {
     /// Additive 7-8 pattern databases, max'd with the reflection (4×4 only; 289 MB, built once
     /// in about a minute and cached).
     Pdb78,
+    /// Additive 6-6-6-6 pattern databases, max'd with the reflection (5×5 only; 255 MB, built
+    /// once and cached).
+    Pdb6666,
 }
 
 impl HeuristicKind {
@@ -26,12 +29,24 @@ impl HeuristicKind {
             HeuristicKind::Lc => "lc",
             HeuristicKind::Pdb663 => "pdb663",
             HeuristicKind::Pdb78 => "pdb78",
+            HeuristicKind::Pdb6666 => "pdb6666",
         }
     }
 
     /// Whether it needs the 4×4 board.
     pub fn is_pdb(self) -> bool {
         matches!(self, HeuristicKind::Pdb663 | HeuristicKind::Pdb78)
+    }
+
+    /// Whether it works on a board of `side`: Manhattan on any, linear conflict up to 4×4,
+    /// 6-6-3 and 7-8 on 4×4, 6-6-6-6 on 5×5.
+    pub fn fits(self, side: u8) -> bool {
+        match self {
+            HeuristicKind::Md => true,
+            HeuristicKind::Lc => side <= 4,
+            HeuristicKind::Pdb663 | HeuristicKind::Pdb78 => side == 4,
+            HeuristicKind::Pdb6666 => side == 5,
+        }
     }
 }
 
@@ -95,6 +110,9 @@ pub struct Config {
     pub table_slack: u32,
     /// Clear the table between instances (so counts do not depend on the order).
     pub fresh_table: bool,
+    /// Print each IDA* iteration (bound, nodes, nodes/s, elapsed, next iteration's estimate)
+    /// on stderr.
+    pub iterations: bool,
 }
 
 /// The table's default size.

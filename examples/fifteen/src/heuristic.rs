@@ -2,7 +2,7 @@
 //! Manhattan distance + linear conflict (Hansson, Mayer, Yung 1992). The pattern databases are
 //! in `pdb.rs`.
 
-use crate::board::Board;
+use crate::board::{Board, Packing};
 
 /// A lower bound on the moves from a board to the goal, kept up to date move by move.
 ///
@@ -13,7 +13,8 @@ use crate::board::Board;
 ///
 /// [`begin`]: Heuristic::begin
 /// [`finish`]: Heuristic::finish
-pub trait Heuristic: Sync {
+/// `P` is the board's packing: `u64` (up to 4×4, the default) or `u128` (5×5).
+pub trait Heuristic<P: Packing = u64>: Sync {
     /// What the heuristic carries from a board to its child.
     type State: Copy + Send + Sync;
 
@@ -21,15 +22,15 @@ pub trait Heuristic: Sync {
     type Pending: Copy;
 
     /// The state and value of a board.
-    fn init(&self, board: &Board) -> (Self::State, u32);
+    fn init(&self, board: &Board<P>) -> (Self::State, u32);
 
     /// Starts the update after `tile` slid from cell `from` to cell `to`, turning `before` into
     /// `after`.
     fn begin(
         &self,
         state: Self::State,
-        before: &Board,
-        after: &Board,
+        before: &Board<P>,
+        after: &Board<P>,
         tile: u8,
         from: u8,
         to: u8,
@@ -43,8 +44,8 @@ pub trait Heuristic: Sync {
     fn update(
         &self,
         state: Self::State,
-        before: &Board,
-        after: &Board,
+        before: &Board<P>,
+        after: &Board<P>,
         tile: u8,
         from: u8,
         to: u8,
@@ -57,13 +58,13 @@ pub trait Heuristic: Sync {
 pub struct Manhattan {
     side: u8,
     /// `dist[tile][cell]`: 0 for the blank.
-    dist: [[u8; 16]; 16],
+    dist: [[u8; 25]; 25],
 }
 
 impl Manhattan {
     /// The table for an `side`×`side` board.
     pub fn new(side: u8) -> Manhattan {
-        let mut dist = [[0u8; 16]; 16];
+        let mut dist = [[0u8; 25]; 25];
         for tile in 1..side * side {
             for cell in 0..side * side {
                 let (tr, tc) = (tile / side, tile % side);
@@ -75,7 +76,7 @@ impl Manhattan {
     }
 
     /// The Manhattan distance of a board, from scratch.
-    pub fn of(&self, board: &Board) -> u32 {
+    pub fn of<P: Packing>(&self, board: &Board<P>) -> u32 {
         debug_assert_eq!(board.side(), self.side);
         (0..board.cell_count())
             .map(|c| u32::from(self.dist[board.tile(c) as usize][c as usize]))
@@ -90,17 +91,17 @@ impl Manhattan {
     }
 }
 
-impl Heuristic for Manhattan {
+impl<P: Packing> Heuristic<P> for Manhattan {
     type State = u32;
     type Pending = (u32, u32);
 
-    fn init(&self, board: &Board) -> (u32, u32) {
+    fn init(&self, board: &Board<P>) -> (u32, u32) {
         let h = self.of(board);
         (h, h)
     }
 
     #[inline]
-    fn begin(&self, h: u32, _: &Board, _: &Board, tile: u8, from: u8, to: u8) -> (u32, u32) {
+    fn begin(&self, h: u32, _: &Board<P>, _: &Board<P>, tile: u8, from: u8, to: u8) -> (u32, u32) {
         let h = h.wrapping_add_signed(self.delta(tile, from, to));
         (h, h)
     }

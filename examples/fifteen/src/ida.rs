@@ -24,7 +24,7 @@
 //! A search that stops early (goal found, or another thread found it) stores nothing: its partial
 //! minimum bounds nothing.
 
-use crate::board::{Board, Dir, DIRS};
+use crate::board::{Board, Dir, Packing, DIRS};
 use crate::heuristic::Heuristic;
 use searchcache::{Pack64, SearchCache};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -107,9 +107,9 @@ pub type BoundTable = SearchCache<MoveBounds>;
 
 /// A board in the search, with its heuristic.
 #[derive(Clone, Copy, Debug)]
-pub struct Node<S> {
+pub struct Node<S, P: Packing = u64> {
     /// The board.
-    pub board: Board,
+    pub board: Board<P>,
     /// The heuristic's incremental state.
     pub state: S,
     /// The heuristic value.
@@ -120,9 +120,9 @@ pub struct Node<S> {
     pub parent_h: u32,
 }
 
-impl<S: Copy> Node<S> {
+impl<S: Copy, P: Packing> Node<S, P> {
     /// The root of a search.
-    pub fn root<H: Heuristic<State = S>>(heuristic: &H, board: Board) -> Node<S> {
+    pub fn root<H: Heuristic<P, State = S>>(heuristic: &H, board: Board<P>) -> Node<S, P> {
         let (state, h) = heuristic.init(&board);
         Node {
             board,
@@ -135,18 +135,18 @@ impl<S: Copy> Node<S> {
 
     /// The child reached by moving the blank `d`, or `None` off the board.
     #[inline]
-    pub fn child<H: Heuristic<State = S>>(&self, heuristic: &H, d: Dir) -> Option<Node<S>> {
+    pub fn child<H: Heuristic<P, State = S>>(&self, heuristic: &H, d: Dir) -> Option<Node<S, P>> {
         Some(self.begin_child(heuristic, d)?.finish(heuristic))
     }
 
     /// The first step of [`child`](Self::child): the board and the heuristic's pending update
     /// (which may have started loading the lines the child's value lives in).
     #[inline]
-    pub fn begin_child<H: Heuristic<State = S>>(
+    pub fn begin_child<H: Heuristic<P, State = S>>(
         &self,
         heuristic: &H,
         d: Dir,
-    ) -> Option<PendingNode<H::Pending>> {
+    ) -> Option<PendingNode<H::Pending, P>> {
         let to = self.board.target(d)?;
         let mut board = self.board;
         let tile = board.slide(to);
@@ -169,18 +169,18 @@ impl<S: Copy> Node<S> {
 
 /// A child whose heuristic value is not read yet.
 #[derive(Clone, Copy, Debug)]
-pub struct PendingNode<P> {
+pub struct PendingNode<Q, P: Packing = u64> {
     /// The board.
-    pub board: Board,
-    pending: P,
+    pub board: Board<P>,
+    pending: Q,
     back: Dir,
     parent_h: u32,
 }
 
-impl<P: Copy> PendingNode<P> {
+impl<Q: Copy, P: Packing> PendingNode<Q, P> {
     /// The child, its value read.
     #[inline]
-    pub fn finish<H: Heuristic<Pending = P>>(self, heuristic: &H) -> Node<H::State> {
+    pub fn finish<H: Heuristic<P, Pending = Q>>(self, heuristic: &H) -> Node<H::State, P> {
         let (state, h) = heuristic.finish(self.pending);
         Node {
             board: self.board,
@@ -233,6 +233,8 @@ pub struct Search<'a, H> {
     pub bound: u32,
     /// Set by the thread that finds the goal.
     pub abort: &'a AtomicBool,
+    /// Set from outside (Ctrl-C) to stop the search: it then ends as [`Outcome::Aborted`].
+    pub interrupt: &'a AtomicBool,
     /// Nodes with less slack (bound − g − h) neither probe nor store.
     pub min_slack: u32,
 }
@@ -246,14 +248,22 @@ pub struct Walker {
     pub path: Vec<Dir>,
 }
 
-impl<H: Heuristic> Search<'_, H> {
+impl<H> Search<'_, H> {
     /// Searches below `node`, reached at cost `g`, with the goal test on entering it.
-    pub fn dfs(&self, walker: &mut Walker, node: &Node<H::State>, g: u32) -> Outcome {
+    pub fn dfs<P: Packing>(
+        &self,
+        walker: &mut Walker,
+        node: &Node<<H as Heuristic<P>>::State, P>,
+        g: u32,
+    ) -> Outcome
+    where
+        H: Heuristic<P>,
+    {
         // Every heuristic here is 0 at the goal; the board compare runs only then.
         if node.h == 0 && node.board.is_goal() {
             return Outcome::Found;
         }
-        if self.abort.load(Relaxed) {
+        if self.abort.load(Relaxed) || self.interrupt.load(Relaxed) {
             return Outcome::Aborted;
         }
         let remaining = self.bound - g;
@@ -335,43 +345,119 @@ pub struct Solution {
 }
 
 /// The first bound: the heuristic, raised by the table's entry for the root if there is one.
-pub fn initial_bound<H: Heuristic>(node: &Node<H::State>, table: Option<&BoundTable>) -> u32 {
+pub fn initial_bound<S, P: Packing>(node: &Node<S, P>, table: Option<&BoundTable>) -> u32 {
     let stored = table
         .and_then(|t| t.probe(node.board.key()))
         .map_or(0, |e| e.excluding(None));
     node.h.max(stored)
 }
 
+/// One finished IDA* iteration, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The iteration's cost bound (no solution costs this or less, unless it was found).
+    pub bound: u32,
+    /// Nodes generated in this iteration.
+    pub nodes: u64,
+    /// Nodes over all iterations so far.
+    pub total_nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: std::time::Duration,
+}
+
+/// What a caller watches and controls of one solve.
+#[derive(Clone, Copy)]
+pub struct Control<'a> {
+    /// Set from outside (Ctrl-C): the solve stops within a node and returns [`Interrupted`].
+    pub interrupt: &'a AtomicBool,
+    /// Called after every iteration that ends without the goal.
+    pub on_iteration: &'a (dyn Fn(&Iteration) + Sync),
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+fn ignore(_: &Iteration) {}
+
+impl Control<'static> {
+    /// No interruption, no reports.
+    pub fn quiet() -> Control<'static> {
+        Control {
+            interrupt: &NEVER,
+            on_iteration: &ignore,
+        }
+    }
+}
+
+/// A solve stopped from outside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// Every solution costs at least this: every smaller bound's iteration finished without
+    /// one.
+    pub proven_bound: u32,
+    /// Nodes searched, over all iterations.
+    pub nodes: u64,
+}
+
 /// Solves `board` on the calling thread: plain IDA* without a table counts exactly as
 /// `korf100.tsv`'s header says.
-pub fn solve_sequential<H: Heuristic>(
+pub fn solve_sequential<P: Packing, H: Heuristic<P>>(
     heuristic: &H,
     table: Option<&BoundTable>,
     min_slack: u32,
-    board: Board,
+    board: Board<P>,
 ) -> Solution {
+    match solve_sequential_with(heuristic, table, min_slack, board, Control::quiet()) {
+        Ok(solution) => solution,
+        Err(_) => unreachable!("a quiet control is never interrupted"),
+    }
+}
+
+/// [`solve_sequential`], reporting each iteration to `control` and stopping when it says.
+pub fn solve_sequential_with<P: Packing, H: Heuristic<P>>(
+    heuristic: &H,
+    table: Option<&BoundTable>,
+    min_slack: u32,
+    board: Board<P>,
+    control: Control<'_>,
+) -> Result<Solution, Interrupted> {
+    let started = std::time::Instant::now();
     let root = Node::root(heuristic, board);
     let abort = AtomicBool::new(false);
     let mut walker = Walker::default();
     walker.counters.nodes = 1;
-    let mut bound = initial_bound::<H>(&root, table);
+    let mut bound = initial_bound(&root, table);
     loop {
         let search = Search {
             heuristic,
             table,
             bound,
             abort: &abort,
+            interrupt: control.interrupt,
             min_slack,
         };
+        let before = walker.counters.nodes;
         match search.dfs(&mut walker, &root, 0) {
             Outcome::Found => {
-                return Solution {
+                return Ok(Solution {
                     moves: walker.path,
                     counters: walker.counters,
-                };
+                });
             }
-            Outcome::Exceeded(next) => bound = next,
-            Outcome::Aborted => unreachable!("nobody else sets the flag"),
+            Outcome::Exceeded(next) => {
+                (control.on_iteration)(&Iteration {
+                    bound,
+                    nodes: walker.counters.nodes - before,
+                    total_nodes: walker.counters.nodes,
+                    elapsed: started.elapsed(),
+                });
+                bound = next;
+            }
+            Outcome::Aborted => {
+                return Err(Interrupted {
+                    proven_bound: bound,
+                    nodes: walker.counters.nodes,
+                })
+            }
         }
     }
 }

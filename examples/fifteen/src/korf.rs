@@ -60,7 +60,7 @@ pub fn korf_instances(ids: &[usize], heuristic: Option<HeuristicKind>) -> Vec<In
             };
             Instance {
                 label: k.id.to_string(),
-                board: k.board,
+                board: k.board.into(),
                 known_len: Some(k.len),
                 known_nodes,
             }
@@ -68,21 +68,44 @@ pub fn korf_instances(ids: &[usize], heuristic: Option<HeuristicKind>) -> Vec<In
         .collect()
 }
 
+/// Korf and Taylor's ten 24-puzzle instances (Korf & Taylor 1996) with their optimal lengths,
+/// as `korf24.tsv` lists them (id, optimal, Manhattan distance, board).
+pub const KORF24: &str = include_str!("korf24.tsv");
+
+/// Korf and Taylor's 24-puzzle instances `ids` (1..=10) as instances to solve, labelled
+/// `24-ID`, with their optimal lengths.
+pub fn korf24_instances(ids: &[usize]) -> Vec<Instance> {
+    let all = crate::instance::parse_instances(KORF24, "korf24").unwrap_or_default();
+    ids.iter()
+        .filter_map(|&id| all.get(id.checked_sub(1)?))
+        .map(|i| Instance {
+            label: i.label.replace("korf24:", "24-"),
+            ..i.clone()
+        })
+        .collect()
+}
+
 /// Korf ids: comma-separated ids and ranges, each in 1..=100, in the order given.
 pub fn parse_ids(spec: &str) -> Result<Vec<usize>, String> {
+    parse_ids_upto(spec, 100, "--korf")
+}
+
+/// Ids of a list of `last` instances: comma-separated ids and ranges, each in 1..=`last`, in
+/// the order given; `flag` names the option in errors.
+pub fn parse_ids_upto(spec: &str, last: usize, flag: &str) -> Result<Vec<usize>, String> {
     let mut ids = Vec::new();
     for part in spec.split(',').map(str::trim) {
         let id = |s: &str| -> Result<usize, String> {
             match s.trim().parse::<usize>() {
-                Ok(n) if (1..=100).contains(&n) => Ok(n),
-                _ => Err(format!("--korf: '{s}' is not an instance id 1..=100")),
+                Ok(n) if (1..=last).contains(&n) => Ok(n),
+                _ => Err(format!("{flag}: '{s}' is not an instance id 1..={last}")),
             }
         };
         match part.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (id(a)?, id(b)?);
                 if a > b {
-                    return Err(format!("--korf: range '{part}' runs backwards"));
+                    return Err(format!("{flag}: range '{part}' runs backwards"));
                 }
                 ids.extend(a..=b);
             }

@@ -2,8 +2,9 @@
 //! `searchcache::SearchCache` of lower bounds and cooperating threads.
 //!
 //! The `fifteen` binary solves Korf's 100 (`cargo run --release -p fifteen`); this library is
-//! what it is built from: [`board`] (any N×N board, moves, parsing), [`heuristic`] (the trait;
-//! Manhattan, linear conflict), [`compact_pdb`] (the 7-8 databases, with [`rank`], [`regions`],
+//! what it is built from: [`board`] (N×N boards up to 5×5, generic over their packing: a `u64`
+//! up to 4×4, a `u128` for the 24-puzzle; moves, parsing), [`heuristic`] (the trait;
+//! Manhattan, linear conflict), [`compact_pdb`] (the 7-8 and 6-6-6-6 databases, with [`rank`], [`regions`],
 //! [`pdb_build`] and [`pdb_file`]), [`pdb`] (the 6-6-3 databases), [`ida`] (IDA* with the bound
 //! table), [`parallel`] (threads on one instance), [`solver`] (a list of instances, threads on
 //! whole instances or on each tree), [`config`] (what a run is asked to do, as plain data),

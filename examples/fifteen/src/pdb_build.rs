@@ -21,8 +21,8 @@
 //! 4 bits each: `d` has the parity of `md` (every counted move changes one tile's Manhattan
 //! distance by one), and an excess above 15 is stored as 15, which only lowers the bound.
 
-use crate::rank::{Ranking, MAX_TILES};
-use crate::regions::{spread, Regions};
+use crate::rank::{Ranking, MAX_CELLS, MAX_TILES};
+use crate::regions::{Grid, Regions};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -57,7 +57,7 @@ pub fn excess(entries: &[u8], rank: u32) -> u8 {
     (entries[(rank >> 1) as usize] >> ((rank & 1) * 4)) & 15
 }
 
-/// Manhattan distance of `tile` on `cell` (tile `t`'s goal is cell `t`).
+/// Manhattan distance of `tile` on `cell` of the 4×4 board (tile `t`'s goal is cell `t`).
 #[inline]
 pub fn manhattan(tile: u8, cell: u8) -> u32 {
     u32::from((tile / 4).abs_diff(cell / 4) + (tile % 4).abs_diff(cell % 4))
@@ -215,24 +215,25 @@ impl Space<'_> {
         batch: &mut Vec<Child>,
     ) {
         let occupied = self.ranking.unrank(r, cells);
-        let mut slot_at = [u8::MAX; 16];
+        let grid = self.regions.grid();
+        let mut slot_at = [u8::MAX; MAX_CELLS];
         let mut md = 0;
         for (i, &c) in cells[..self.tiles.len()].iter().enumerate() {
             slot_at[usize::from(c)] = i as u8;
-            md += manhattan(self.tiles[i], c);
+            md += grid.manhattan(self.tiles[i], c);
         }
         let regions = self.regions.of(occupied);
         let mut left = fields;
         while left != 0 {
             let region = regions[left.trailing_zeros() as usize / 2];
             left &= left - 1;
-            let mut movable = spread(region) & occupied;
+            let mut movable = grid.spread(region) & occupied;
             while movable != 0 {
                 let from = movable.trailing_zeros() as u8;
                 movable &= movable - 1;
                 let slot = usize::from(slot_at[usize::from(from)]);
                 let tile = self.tiles[slot];
-                let mut into = spread(1 << from) & region;
+                let mut into = grid.spread(1 << from) & region;
                 while into != 0 {
                     let to = into.trailing_zeros() as u8;
                     into &= into - 1;
@@ -243,7 +244,8 @@ impl Space<'_> {
                     batch.push(Child {
                         rank: (i64::from(r) + i64::from(delta)) as u32,
                         field: self.regions.index_of(child_occupied, from) as u8,
-                        manhattan: (md + manhattan(tile, to) - manhattan(tile, from)) as u8,
+                        manhattan: (md + grid.manhattan(tile, to) - grid.manhattan(tile, from))
+                            as u8,
                     });
                 }
             }
@@ -251,18 +253,26 @@ impl Space<'_> {
     }
 }
 
-/// Builds the database of `tiles` (distinct tiles 1..=15, at most 8), calling `progress` with
-/// the number of placements whose entry was just written (they add up to `16!/(16-k)!`).
+/// Builds the 4×4 database of `tiles` (see [`build_on`]).
+pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
+    build_on(Grid::new(4), tiles, progress)
+}
+
+/// Builds the database of `tiles` on `grid` (distinct tiles of 1..side², at most 8, whose
+/// placements number below 2^32), calling `progress` with the number of placements whose entry
+/// was just written (they add up to `n!/(n-k)!` for `n` cells).
 ///
 /// # Panics
 /// When `tiles` is not such a pattern (the callers check patterns first).
-pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
+pub fn build_on(grid: Grid, tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
     assert!(
-        tiles.iter().all(|&t| (1..16).contains(&t)),
-        "pattern tiles are 1..=15"
+        tiles
+            .iter()
+            .all(|&t| (1..grid.cells()).contains(&usize::from(t))),
+        "pattern tiles are 1..side²"
     );
-    let ranking = Ranking::new(tiles.len());
-    let regions = Regions::new(tiles.len());
+    let ranking = Ranking::new(tiles.len(), grid.cells());
+    let regions = Regions::new(tiles.len(), grid);
     let n = ranking.count();
     let words: Vec<AtomicU64> = (0..n.div_ceil(PER_WORD))
         .map(|_| AtomicU64::new(0))
@@ -275,7 +285,7 @@ pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> Built {
 
     // The goal: every tile on its own cell, the blank on cell 0 (never a pattern tile's).
     let goal = ranking.rank(tiles);
-    let goal_occupied = tiles.iter().fold(0u16, |m, &t| m | 1 << t);
+    let goal_occupied = tiles.iter().fold(0u32, |m, &t| m | 1 << t);
     let (at, shift) = locate(goal, regions.index_of(goal_occupied, 0) as u8);
     words[at].store(label(0) << shift, Relaxed);
     active[goal as usize / BLOCK].store(true, Relaxed);

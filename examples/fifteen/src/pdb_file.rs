@@ -30,6 +30,8 @@ pub enum Kind {
     SparseBytes = 1,
     /// Two 4-bit excesses over Manhattan distance per byte, by compact rank (`pdb_build.rs`).
     CompactNibbles = 2,
+    /// The same on the 5×5 board (ranks of placements on 25 cells).
+    CompactNibbles25 = 3,
 }
 
 /// The file name of a table (without the directory).

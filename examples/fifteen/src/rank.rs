@@ -1,17 +1,18 @@
-//! Compact ranks of tile placements: the cells of `k` distinct tiles on the 4×4 board, numbered
-//! `0..16!/(16-k)!` with no gap (57,657,600 for 7 tiles, 518,918,400 for 8), and the change of
-//! rank when one tile slides, computed from the few cells it passes over instead of from scratch.
+//! Compact ranks of tile placements: the cells of `k` distinct tiles on a board of `n` cells (16
+//! or 25), numbered `0..n!/(n-k)!` with no gap (4×4: 57,657,600 for 7 tiles, 518,918,400 for
+//! 8; 5×5: 127,512,000 for 6), and the change of rank when one tile slides, computed from the
+//! few cells it passes over instead of from scratch.
 //!
 //! The rank is lexicographic in the tiles' "digits": slot `i`'s digit is its cell minus the
-//! number of earlier slots on lower cells, so it lies in `0..16-i`, and
-//! `rank = Σ digit_i · W_i` with `W_i = (15-i)·(14-i)·…·(17-k)` (the number of placements of
-//! the slots after `i`; `W_{k-1} = 1`).
+//! number of earlier slots on lower cells, so it lies in `0..n-i`, and
+//! `rank = Σ digit_i · W_i` with `W_i = (n-1-i)·(n-2-i)·…·(n+1-k)` (the number of placements
+//! of the slots after `i`; `W_{k-1} = 1`).
 
-/// Cells of the board.
-pub const CELLS: usize = 16;
+/// The most cells of a board (5×5); masks of cells are `u32`.
+pub const MAX_CELLS: usize = 25;
 
-/// The most tiles a ranked pattern has: 8 tiles rank below 2^29, and their free cells fit the
-/// builder's 16-bit state word (see `pdb_build.rs`).
+/// The most tiles a ranked pattern has: 8 tiles rank below 2^32 on 16 cells, and their free
+/// cells fit the builder's 16-bit state word (see `pdb_build.rs`).
 pub const MAX_TILES: usize = 8;
 
 /// `SELECT[byte][n]`: the position of the `n`-th set bit of `byte` (8 when there is none).
@@ -35,13 +36,18 @@ const SELECT: [[u8; 8]; 256] = {
 
 /// The position of the `n`-th (from 0) set bit of `mask`; `n` must be below its popcount.
 #[inline]
-fn select(mask: u16, n: u32) -> u8 {
-    let low = (mask & 0xFF) as usize;
-    let in_low = low.count_ones();
-    if n < in_low {
-        SELECT[low][n as usize]
-    } else {
-        8 + SELECT[usize::from(mask >> 8)][(n - in_low) as usize]
+fn select(mask: u32, mut n: u32) -> u8 {
+    let mut base = 0;
+    let mut rest = mask;
+    loop {
+        let byte = (rest & 0xFF) as usize;
+        let here = byte.count_ones();
+        if n < here {
+            return base + SELECT[byte][n as usize];
+        }
+        n -= here;
+        rest >>= 8;
+        base += 8;
     }
 }
 
@@ -49,6 +55,7 @@ fn select(mask: u16, n: u32) -> u8 {
 #[derive(Clone, Debug)]
 pub struct Ranking {
     k: usize,
+    cells: usize,
     /// `W_i` above.
     weights: [u32; MAX_TILES],
     /// `ceil(2^64 / W_i)`: `(r · inverse) >> 64` is `r / W_i` exactly for every `r < 2^32`
@@ -58,22 +65,26 @@ pub struct Ranking {
 }
 
 impl Ranking {
-    /// The ranking of `k` tiles, `1..=MAX_TILES`.
+    /// The ranking of `k` tiles, `1..=MAX_TILES`, on a board of `cells` cells (`k..=MAX_CELLS`;
+    /// the count must stay below 2^32).
     ///
     /// # Panics
-    /// When `k` is out of that range (patterns are checked before they get here).
-    pub fn new(k: usize) -> Ranking {
+    /// When `k` or `cells` is out of those ranges (patterns are checked before they get here).
+    pub fn new(k: usize, cells: usize) -> Ranking {
         assert!((1..=MAX_TILES).contains(&k), "patterns have 1..=8 tiles");
+        assert!((k..=MAX_CELLS).contains(&cells), "boards have k..=25 cells");
+        let count: usize = (0..k).map(|j| cells - j).product();
+        assert!(count <= u32::MAX as usize, "ranks fit 32 bits");
         let mut weights = [0u32; MAX_TILES];
         let mut inverses = [0u64; MAX_TILES];
         for i in 0..k {
-            weights[i] = (i + 1..k).map(|j| (CELLS - j) as u32).product();
+            weights[i] = (i + 1..k).map(|j| (cells - j) as u32).product();
             // The last slot's weight is 1, whose inverse 2^64 does not fit: `unrank` needs none.
             inverses[i] = (u64::MAX / u64::from(weights[i])).wrapping_add(1);
         }
-        let count = (0..k).map(|j| CELLS - j).product();
         Ranking {
             k,
+            cells,
             weights,
             inverses,
             count,
@@ -85,7 +96,12 @@ impl Ranking {
         self.k
     }
 
-    /// Placements: `16!/(16-k)!`.
+    /// Cells of the board.
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// Placements: `n!/(n-k)!`.
     pub fn count(&self) -> usize {
         self.count
     }
@@ -96,13 +112,13 @@ impl Ranking {
         self.weights[slot]
     }
 
-    /// The rank of the placement putting slot `i` on `cells[i]` (distinct cells `< 16`).
+    /// The rank of the placement putting slot `i` on `cells[i]` (distinct cells `< n`).
     #[inline]
     pub fn rank(&self, cells: &[u8]) -> u32 {
-        let mut used = 0u16;
+        let mut used = 0u32;
         let mut rank = 0;
         for (i, &c) in cells[..self.k].iter().enumerate() {
-            let below = (used & ((1u16 << c) - 1)).count_ones();
+            let below = (used & ((1u32 << c) - 1)).count_ones();
             rank += (u32::from(c) - below) * self.weights[i];
             used |= 1 << c;
         }
@@ -112,8 +128,9 @@ impl Ranking {
     /// The cells of the placement of rank `rank` (`< count()`), slot by slot into `cells`;
     /// returns the occupied cells as a mask.
     #[inline]
-    pub fn unrank(&self, mut rank: u32, cells: &mut [u8; MAX_TILES]) -> u16 {
-        let mut free = u16::MAX;
+    pub fn unrank(&self, mut rank: u32, cells: &mut [u8; MAX_TILES]) -> u32 {
+        let all = u32::MAX >> (32 - self.cells);
+        let mut free = all;
         let last = self.k - 1;
         for ((cell, &weight), &inverse) in cells[..last]
             .iter_mut()
@@ -126,11 +143,11 @@ impl Ranking {
             free &= !(1 << *cell);
         }
         cells[last] = select(free, rank);
-        !(free & !(1 << cells[last]))
+        all & !(free & !(1 << cells[last]))
     }
 
     /// The change of rank when slot `i` slides from cell `from` to the free cell `to` (one
-    /// step: `to` is `from ± 1` or `from ± 4`). `slot_at(cell)` is the slot of the pattern
+    /// step: `to` is `from ± 1` or `from ± side`). `slot_at(cell)` is the slot of the pattern
     /// tile on `cell`, or `None`; it is asked only about the cells strictly between `from`
     /// and `to`, so a horizontal step asks nothing.
     ///

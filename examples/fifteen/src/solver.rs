@@ -2,14 +2,15 @@
 //! instance at a time with every thread on its tree (`parallel.rs`), or whole instances on each
 //! thread at once, results handed back in the order of the list.
 
-use crate::board::Board;
-use crate::compact_pdb::{Bytes, CompactPdb, Nibbles, PARTITION_78};
+use crate::board::{Board, Packing};
+use crate::compact_pdb::{Bytes, CompactPdb, Nibbles, PARTITION_6666, PARTITION_78};
 use crate::config::{Config, HeuristicKind, Parallel, PdbLayout};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan};
-use crate::ida::{self, BoundTable, Solution};
-use crate::instance::Instance;
+use crate::ida::{self, BoundTable, Control, Interrupted, Solution};
+use crate::instance::{Instance, Puzzle};
 use crate::parallel;
 use crate::pdb::{PatternDb, PARTITION_663};
+use crate::regions::Grid;
 use searchcache::{HugePages, Options, Size};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -24,10 +25,11 @@ pub const HUGE_PAGE_TABLE_MAX_MIB: usize = 1024;
 /// The heuristics a list of instances needs, and the table.
 pub struct Solver {
     choice: Option<HeuristicKind>,
-    md: [Option<Manhattan>; 5],
+    md: [Option<Manhattan>; 6],
     lc: [Option<LinearConflict>; 5],
     pdb663: Option<PatternDb>,
     pdb78: Option<CompactPdb<Nibbles>>,
+    pdb6666: Option<CompactPdb<Nibbles>>,
     pdb78_bytes: Option<CompactPdb<Bytes>>,
     /// The transposition table, if any.
     pub table: Option<BoundTable>,
@@ -40,18 +42,19 @@ pub struct Solver {
 /// One solved instance.
 #[derive(Debug)]
 pub struct Solved {
-    /// The solution and its counters.
-    pub solution: Solution,
+    /// The solution and its counters, or where the search was when interrupted.
+    pub solution: Result<Solution, Interrupted>,
     /// Wall time of the solve.
     pub time: Duration,
 }
 
-/// The heuristic an instance uses: the chosen one, else pdb78 on 4×4 and lc on smaller boards.
-pub fn kind_of(choice: Option<HeuristicKind>, board: &Board) -> HeuristicKind {
-    choice.unwrap_or(if board.side() == 4 {
-        HeuristicKind::Pdb78
-    } else {
-        HeuristicKind::Lc
+/// The heuristic an instance uses: the chosen one, else pdb6666 on 5×5, pdb78 on 4×4 and lc
+/// on smaller boards.
+pub fn kind_of(choice: Option<HeuristicKind>, board: &Puzzle) -> HeuristicKind {
+    choice.unwrap_or(match board.side() {
+        5 => HeuristicKind::Pdb6666,
+        4 => HeuristicKind::Pdb78,
+        _ => HeuristicKind::Lc,
     })
 }
 
@@ -62,7 +65,7 @@ impl Solver {
     pub fn new(config: &Config, log: &(dyn Fn(String) + Sync)) -> Result<Solver, String> {
         let wants_table = |k: HeuristicKind| match config.table {
             Some(on) => on,
-            None => k != HeuristicKind::Pdb78,
+            None => !matches!(k, HeuristicKind::Pdb78 | HeuristicKind::Pdb6666),
         };
         let table = if config
             .instances
@@ -98,6 +101,7 @@ impl Solver {
             lc: Default::default(),
             pdb663: None,
             pdb78: None,
+            pdb6666: None,
             pdb78_bytes: None,
             table,
             table_choice: config.table,
@@ -105,7 +109,15 @@ impl Solver {
         };
         for i in &config.instances {
             let side = i.board.side();
-            match kind_of(config.heuristic, &i.board) {
+            let kind = kind_of(config.heuristic, &i.board);
+            if !kind.fits(side) {
+                return Err(format!(
+                    "{}: --heuristic {} does not work on a {side}×{side} board",
+                    i.label,
+                    kind.name()
+                ));
+            }
+            match kind {
                 HeuristicKind::Md => {
                     solver.md[usize::from(side)].get_or_insert_with(|| Manhattan::new(side));
                 }
@@ -136,6 +148,12 @@ impl Solver {
                 }
             }
         }
+        if needs(HeuristicKind::Pdb6666) {
+            let (db, _) =
+                CompactPdb::load_or_build_on(Grid::new(5), &PARTITION_6666, dir, true, log)
+                    .map_err(|e| format!("pattern databases: {}", e.0))?;
+            solver.pdb6666 = Some(db);
+        }
         Ok(solver)
     }
 
@@ -143,74 +161,86 @@ impl Solver {
     pub fn heuristic_name(&self, layout: PdbLayout) -> String {
         match self.choice {
             None => {
-                format!("pdb78 + reflection ({layout:?}) on 4x4 / lc on smaller").to_lowercase()
+                format!("pdb6666 on 5x5 / pdb78 + reflection ({layout:?}) on 4x4 / lc on smaller")
+                    .to_lowercase()
             }
             Some(HeuristicKind::Md) => "md".into(),
             Some(HeuristicKind::Lc) => "lc (md + linear conflict)".into(),
             Some(HeuristicKind::Pdb663) => "pdb663 + reflection".into(),
             Some(HeuristicKind::Pdb78) => format!("pdb78 + reflection ({layout:?})").to_lowercase(),
+            Some(HeuristicKind::Pdb6666) => "pdb6666 + reflection".into(),
         }
     }
 
     /// The table `board`'s search uses, if any.
-    pub fn table_for(&self, board: &Board) -> Option<&BoundTable> {
+    pub fn table_for(&self, board: &Puzzle) -> Option<&BoundTable> {
         let kind = kind_of(self.choice, board);
-        let used = self.table_choice.unwrap_or(kind != HeuristicKind::Pdb78);
+        let pdb = matches!(kind, HeuristicKind::Pdb78 | HeuristicKind::Pdb6666);
+        let used = self.table_choice.unwrap_or(!pdb);
         self.table.as_ref().filter(|_| used)
     }
 
     /// Solves `board` on this thread (`pool: None`, exact IDA* order) or with every thread of
     /// `pool` on its tree.
-    pub fn solve(&self, board: Board, pool: Option<&rayon::ThreadPool>) -> Solution {
-        let table = self.table_for(&board);
-        let slack = self.slack;
-        let side = usize::from(board.side());
-        let missing = "made by Solver::new for every instance it was given";
-        fn run<H: Heuristic>(
-            h: &H,
-            table: Option<&BoundTable>,
-            slack: u32,
-            board: Board,
-            pool: Option<&rayon::ThreadPool>,
-        ) -> Solution {
-            match pool {
-                Some(pool) => parallel::solve_parallel(pool, h, table, slack, board),
-                None => ida::solve_sequential(h, table, slack, board),
-            }
-        }
-        match kind_of(self.choice, &board) {
-            HeuristicKind::Md => run(
-                self.md[side].as_ref().expect(missing),
-                table,
-                slack,
-                board,
-                pool,
-            ),
-            HeuristicKind::Lc => run(
-                self.lc[side].as_ref().expect(missing),
-                table,
-                slack,
-                board,
-                pool,
-            ),
-            HeuristicKind::Pdb663 => run(
-                self.pdb663.as_ref().expect(missing),
-                table,
-                slack,
-                board,
-                pool,
-            ),
-            HeuristicKind::Pdb78 => match (&self.pdb78, &self.pdb78_bytes) {
-                (Some(h), _) => run(h, table, slack, board, pool),
-                (None, Some(h)) => run(h, table, slack, board, pool),
-                (None, None) => panic!("{missing}"),
-            },
+    pub fn solve(&self, board: Puzzle, pool: Option<&rayon::ThreadPool>) -> Solution {
+        match self.solve_with(board, pool, Control::quiet()) {
+            Ok(solution) => solution,
+            Err(_) => unreachable!("a quiet control is never interrupted"),
         }
     }
 
-    fn timed(&self, board: Board, pool: Option<&rayon::ThreadPool>) -> Solved {
+    /// [`Solver::solve`], reporting each iteration to `control` and stopping when it says.
+    pub fn solve_with(
+        &self,
+        board: Puzzle,
+        pool: Option<&rayon::ThreadPool>,
+        control: Control<'_>,
+    ) -> Result<Solution, Interrupted> {
+        let table = self.table_for(&board);
+        let run = Run {
+            table,
+            slack: self.slack,
+            pool,
+            control,
+        };
+        let missing = "made by Solver::new for every instance it was given";
+        let side = usize::from(board.side());
+        match (kind_of(self.choice, &board), board) {
+            (HeuristicKind::Md, Puzzle::Small(b)) => {
+                run.go(self.md[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Md, Puzzle::Large(b)) => {
+                run.go(self.md[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Lc, Puzzle::Small(b)) => {
+                run.go(self.lc[side].as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Pdb663, Puzzle::Small(b)) => {
+                run.go(self.pdb663.as_ref().expect(missing), b)
+            }
+            (HeuristicKind::Pdb78, Puzzle::Small(b)) => match (&self.pdb78, &self.pdb78_bytes) {
+                (Some(h), _) => run.go(h, b),
+                (None, Some(h)) => run.go(h, b),
+                (None, None) => panic!("{missing}"),
+            },
+            (HeuristicKind::Pdb6666, Puzzle::Large(b)) => {
+                run.go(self.pdb6666.as_ref().expect(missing), b)
+            }
+            (kind, _) => panic!(
+                "--heuristic {} does not fit the board (checked first)",
+                kind.name()
+            ),
+        }
+    }
+
+    fn timed(
+        &self,
+        board: Puzzle,
+        pool: Option<&rayon::ThreadPool>,
+        control: Control<'_>,
+    ) -> Solved {
         let t0 = Instant::now();
-        let solution = self.solve(board, pool);
+        let solution = self.solve_with(board, pool, control);
         Solved {
             solution,
             time: t0.elapsed(),
@@ -228,6 +258,7 @@ impl Solver {
         threads: usize,
         parallel: Parallel,
         fresh_table: bool,
+        control: Control<'_>,
         mut report: impl FnMut(usize, Solved) -> bool,
     ) -> Result<(), String> {
         if parallel == Parallel::Tree || fresh_table || threads == 1 {
@@ -244,7 +275,7 @@ impl Solver {
                     }
                     t.new_generation();
                 }
-                if !report(i, self.timed(instance.board, pool.as_ref())) {
+                if !report(i, self.timed(instance.board, pool.as_ref(), control)) {
                     break;
                 }
             }
@@ -268,7 +299,7 @@ impl Solver {
                         t.new_generation();
                     }
                     // The receiver is gone only once it has stopped listening.
-                    let _ = sender.send((i, self.timed(instances[i].board, None)));
+                    let _ = sender.send((i, self.timed(instances[i].board, None, control)));
                 });
             }
             drop(sender);
@@ -286,5 +317,28 @@ impl Solver {
             }
         });
         Ok(())
+    }
+}
+
+/// How one instance is searched: its table, slack, threads and control.
+struct Run<'a> {
+    table: Option<&'a BoundTable>,
+    slack: u32,
+    pool: Option<&'a rayon::ThreadPool>,
+    control: Control<'a>,
+}
+
+impl Run<'_> {
+    fn go<P: Packing, H: Heuristic<P>>(
+        &self,
+        h: &H,
+        board: Board<P>,
+    ) -> Result<Solution, Interrupted> {
+        match self.pool {
+            Some(pool) => {
+                parallel::solve_parallel_with(pool, h, self.table, self.slack, board, self.control)
+            }
+            None => ida::solve_sequential_with(h, self.table, self.slack, board, self.control),
+        }
     }
 }

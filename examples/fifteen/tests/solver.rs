@@ -408,6 +408,7 @@ fn solver_of(
         pdb_layout: PdbLayout::Nibbles,
         table_slack: fifteen::ida::DEFAULT_TABLE_SLACK,
         fresh_table: false,
+        iterations: false,
     };
     let solver = fifteen::solver::Solver::new(&config, &|_| {}).expect("solver");
     (config, solver)
@@ -432,6 +433,7 @@ fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honou
                     config.threads,
                     config.parallel,
                     false,
+                    fifteen::ida::Control::quiet(),
                     report,
                 )
                 .expect("threads");
@@ -439,8 +441,9 @@ fn instances_solved_on_several_threads_are_reported_in_order_and_a_stop_is_honou
         let mut seen = Vec::new();
         solve_all(&mut |i, s| {
             let k = korf(ids[i]);
-            assert_eq!(s.solution.moves.len() as u32, k.len, "{line}: #{}", k.id);
-            assert!(k.board.solves(&s.solution.moves));
+            let solution = s.solution.expect("not interrupted");
+            assert_eq!(solution.moves.len() as u32, k.len, "{line}: #{}", k.id);
+            assert!(k.board.solves(&solution.moves));
             seen.push(i);
             true
         });

@@ -3,11 +3,10 @@
 
 use clap::error::ErrorKind;
 use clap::{Parser, ValueEnum};
-use fifteen::board::Board;
 use fifteen::config::{Config, HeuristicKind, Parallel, PdbLayout, DEFAULT_HASH_MIB, MAX_HASH_MIB};
 use fifteen::ida::DEFAULT_TABLE_SLACK;
-use fifteen::instance::{parse_instances, Instance};
-use fifteen::korf::{korf_instances, parse_ids};
+use fifteen::instance::{parse_instances, Instance, Puzzle};
+use fifteen::korf::{korf24_instances, korf_instances, parse_ids, parse_ids_upto};
 use fifteen::pdb_file::default_dir;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -26,6 +25,10 @@ enum HeuristicKindArg {
     /// in about a minute and cached).
     #[value(name = "pdb78")]
     Pdb78,
+    /// Additive 6-6-6-6 pattern databases, max'd with the reflection (5×5 only; 255 MB, built
+    /// once and cached).
+    #[value(name = "pdb6666")]
+    Pdb6666,
 }
 
 /// How threads share a list of instances (`--parallel`).
@@ -55,6 +58,7 @@ impl From<HeuristicKindArg> for HeuristicKind {
             HeuristicKindArg::Lc => HeuristicKind::Lc,
             HeuristicKindArg::Pdb663 => HeuristicKind::Pdb663,
             HeuristicKindArg::Pdb78 => HeuristicKind::Pdb78,
+            HeuristicKindArg::Pdb6666 => HeuristicKind::Pdb6666,
         }
     }
 }
@@ -93,13 +97,16 @@ struct KorfIds(Vec<usize>);
 
 const AFTER_HELP: &str = "\
 Goal: 0 1 2 ... (blank top-left). The size is inferred from the tile count: 4 = 2x2, 9 = 3x3,
-16 = 4x4 (5x5 boards do not fit the 64-bit table key and are refused).
+16 = 4x4, 25 = 5x5 (the 24-puzzle: 6-6-6-6 pattern databases, 255 MB, built on first use).
+A 24-puzzle board on the command line: fifteen --threads 1 17 1 20 9 16 2 22 ... (25 numbers).
+Each IDA* iteration of a 5x5 board is reported on stderr (--iterations for smaller ones).
+Ctrl-C prints the bound proven so far and the nodes searched, and exits 5.
 
 Pattern databases are built on first use on every core, with a progress bar, and cached with a
 checksum (7-8: about a minute on 2 cores, 289 MB on disk); a damaged or partial file is rebuilt.
 
 Every solution is replayed to the goal and checked; Korf's instances are checked against their
-known optimal lengths. Exit codes: 0 ok, 1 a check failed, 2 usage or input error. A closed
+known optimal lengths. Exit codes: 0 ok, 1 a check failed, 2 usage or input error, 5 Ctrl-C. A closed
 standard output (fifteen | head) ends the run quietly.";
 
 /// fifteen: optimal sliding-tile puzzle solver (IDA* + transposition table + pattern databases)
@@ -107,11 +114,27 @@ standard output (fifteen | head) ends the run quietly.";
 #[command(name = "fifteen", version, after_help = AFTER_HELP)]
 struct Cli {
     /// Korf's instances by id, in the order given, e.g. 1-100 or 5,7,90-100 [default: all 100]
-    #[arg(long, value_name = "LIST", value_parser = parse_korf, conflicts_with_all = ["file", "tiles"],
+    #[arg(long, value_name = "LIST", value_parser = parse_korf, conflicts_with_all = ["file", "tiles", "korf24"],
           help_heading = "Instances")]
     korf: Option<KorfIds>,
 
-    /// One instance per line: 4, 9 or 16 numbers (blank 0), '#' starts a comment
+    /// Korf and Taylor's ten 24-puzzle instances by id (1-10), e.g. 2,6,8
+    #[arg(long, value_name = "LIST", value_parser = parse_korf24, conflicts_with_all = ["file", "tiles"],
+          help_heading = "Instances")]
+    korf24: Option<KorfIds>,
+
+    /// The boards' side: a check on the boards given; with none, 5 solves Korf and Taylor's ten
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=5),
+          help_heading = "Instances")]
+    size: Option<u8>,
+
+    /// Print each IDA* iteration on stderr (bound, nodes, nodes/s, elapsed, next estimate)
+    /// [default: on for 5x5 boards]
+    #[arg(long)]
+    iterations: bool,
+
+    /// One instance per line: 4, 9, 16 or 25 numbers (blank 0), or korf24.tsv's lines (id,
+    /// optimal length, Manhattan distance, board; tab-separated); '#' starts a comment
     #[arg(
         long,
         value_name = "PATH",
@@ -128,7 +151,7 @@ struct Cli {
     )]
     tiles: Vec<u32>,
 
-    /// md | lc | pdb663 (alias pdb) | pdb78 [default: pdb78 on 4x4 (additive 7-8, reflected), lc on smaller boards]
+    /// md | lc | pdb663 (alias pdb) | pdb78 | pdb6666 [default: pdb6666 on 5x5, pdb78 on 4x4 (additive, reflected), lc on smaller boards]
     #[arg(long, value_enum, value_name = "H", hide_possible_values = true)]
     heuristic: Option<HeuristicKindArg>,
 
@@ -189,6 +212,10 @@ fn parse_korf(spec: &str) -> Result<KorfIds, String> {
     parse_ids(spec).map(KorfIds)
 }
 
+fn parse_korf24(spec: &str) -> Result<KorfIds, String> {
+    parse_ids_upto(spec, 10, "--korf24").map(KorfIds)
+}
+
 /// Parses the arguments (without the program name). `Err` is the message for a usage or input
 /// error (the binary prints it and exits 2).
 pub(crate) fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Command, String> {
@@ -210,27 +237,52 @@ pub(crate) fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Comman
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         parse_instances(&text, &path.display().to_string())?
     } else if !cli.tiles.is_empty() {
-        let board = Board::from_tiles(&cli.tiles).map_err(|e| format!("command line: {e}"))?;
+        let board = Puzzle::from_tiles(&cli.tiles).map_err(|e| format!("command line: {e}"))?;
         vec![Instance {
             label: "argv".into(),
             board,
             known_len: None,
             known_nodes: None,
         }]
+    } else if let Some(ids) = cli.korf24 {
+        korf24_instances(&ids.0)
+    } else if cli.size == Some(5) && cli.korf.is_none() {
+        korf24_instances(&(1..=10).collect::<Vec<_>>())
     } else {
         let ids = cli.korf.map_or_else(|| (1..=100).collect(), |k| k.0);
         korf_instances(&ids, heuristic)
     };
-    if let (Some(h), Some(i)) = (
-        heuristic.filter(|h| h.is_pdb()),
-        instances.iter().find(|i| i.board.side() != 4),
+    if let (Some(size), Some(i)) = (
+        cli.size,
+        instances.iter().find(|i| Some(i.board.side()) != cli.size),
     ) {
         return Err(format!(
-            "{}: --heuristic {} is for the 4×4 board only; use --heuristic md or lc",
+            "{}: a {}×{} board, not --size {size}",
             i.label,
-            h.name()
+            i.board.side(),
+            i.board.side()
         ));
     }
+    if let (Some(h), Some(i)) = (
+        heuristic,
+        instances
+            .iter()
+            .find(|i| !heuristic.is_some_and(|h| h.fits(i.board.side()))),
+    ) {
+        let hint = match i.board.side() {
+            5 => "md or pdb6666",
+            4 => "md, lc, pdb663 or pdb78",
+            _ => "md or lc",
+        };
+        return Err(format!(
+            "{}: --heuristic {} does not work on a {}×{} board; use --heuristic {hint}",
+            i.label,
+            h.name(),
+            i.board.side(),
+            i.board.side()
+        ));
+    }
+    let iterations = cli.iterations || instances.iter().all(|i| i.board.side() == 5);
     let threads = cli.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
@@ -264,6 +316,7 @@ pub(crate) fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Comman
         pdb_layout: cli.pdb_layout.into(),
         fresh_table: cli.fresh_table,
         table_slack: cli.table_slack,
+        iterations,
     }))
 }
 

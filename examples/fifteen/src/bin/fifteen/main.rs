@@ -10,12 +10,55 @@ mod cli;
 
 use cli::Command;
 use fifteen::config::{Config, Parallel};
+use fifteen::ida::{Control, Iteration};
 use fifteen::report;
 use fifteen::solver::Solver;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// The exit status after Ctrl-C (as the model checker's).
+const EXIT_INTERRUPTED: u8 = 5;
+
+/// A flag SIGINT and SIGTERM set; a second signal, with the flag already set, exits at once.
+fn stop_on_signals() -> io::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // The shutdown hook first: it acts only when an earlier signal set the flag.
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            i32::from(EXIT_INTERRUPTED),
+            Arc::clone(&stop),
+        )?;
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    Ok(stop)
+}
+
+/// The line printed after an IDA* iteration: its bound and nodes, the rate, the time so far,
+/// and the next iteration's nodes estimated from the growth of the last two (`previous`).
+fn iteration_line(it: &Iteration, previous: Option<u64>) -> String {
+    let seconds = it.elapsed.as_secs_f64();
+    let rate = it.total_nodes as f64 / seconds.max(1e-9);
+    let estimate = match previous {
+        Some(p) if p > 0 => {
+            let growth = it.nodes as f64 / p as f64;
+            format!(
+                ", next ≈ {:.3e} nodes (growth {growth:.2})",
+                it.nodes as f64 * growth
+            )
+        }
+        _ => String::new(),
+    };
+    format!(
+        "  bound {}: {} nodes ({} in all), {:.2e} nodes/s, {seconds:.1} s{estimate}",
+        it.bound, it.nodes, it.total_nodes, rate
+    )
+}
 
 fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
@@ -59,8 +102,64 @@ impl Out {
     }
 }
 
+/// Prints each IDA* iteration on stderr when `on`, with the growth from the one before.
+struct IterationLog {
+    on: bool,
+    /// The previous iteration's nodes, in this instance.
+    previous: Mutex<Option<u64>>,
+}
+
+impl IterationLog {
+    fn report(&self, it: &Iteration) {
+        if self.on {
+            let mut last = self.previous.lock().unwrap_or_else(|e| e.into_inner());
+            note(&iteration_line(it, *last));
+            *last = Some(it.nodes);
+        }
+    }
+
+    /// A new instance: no previous iteration.
+    fn reset(&self) {
+        *self.previous.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+/// After Ctrl-C: the bound proven (no solution is shorter) and the nodes, on both streams.
+fn report_interrupted(
+    out: &mut Out,
+    label: &str,
+    stopped: fifteen::ida::Interrupted,
+    solving: std::time::Duration,
+) -> ExitCode {
+    let line = format!(
+        "interrupted: instance {label}: no solution shorter than {} moves (bound proven), \
+         {} nodes searched, {:.1} s",
+        stopped.proven_bound,
+        stopped.nodes,
+        solving.as_secs_f64()
+    );
+    out.line(&line);
+    note(&line);
+    ExitCode::from(EXIT_INTERRUPTED)
+}
+
 fn run(config: Config) -> ExitCode {
     let started = Instant::now();
+    let stop = stop_on_signals().unwrap_or_else(|e| {
+        note(&format!(
+            "warning: no Ctrl-C handler ({e}): Ctrl-C ends the run without a report"
+        ));
+        Arc::new(AtomicBool::new(false))
+    });
+    let iterations = IterationLog {
+        on: config.iterations,
+        previous: Mutex::new(None),
+    };
+    let on_iteration = |it: &Iteration| iterations.report(it);
+    let control = Control {
+        interrupt: &stop,
+        on_iteration: &on_iteration,
+    };
     let log = |m: String| note(&m);
     let solver = match Solver::new(&config, &log) {
         Ok(s) => s,
@@ -112,15 +211,24 @@ fn run(config: Config) -> ExitCode {
     };
     let mut rows = Vec::new();
     let mut failed = false;
+    let mut interrupted = None;
     let solving = Instant::now();
     let solved = solver.solve_all(
         &config.instances,
         config.threads,
         config.parallel,
         config.fresh_table,
+        control,
         |i, solved| {
             let instance = &config.instances[i];
-            let solution = solved.solution;
+            iterations.reset();
+            let solution = match solved.solution {
+                Ok(solution) => solution,
+                Err(stopped) => {
+                    interrupted = Some((instance.label.clone(), stopped));
+                    return false;
+                }
+            };
             let row = report::Row {
                 label: instance.label.clone(),
                 len: solution.moves.len(),
@@ -153,6 +261,9 @@ fn run(config: Config) -> ExitCode {
     bar.finish_and_clear();
     if let Err(e) = solved {
         return usage_error(&e);
+    }
+    if let Some((label, stopped)) = interrupted {
+        return report_interrupted(&mut out, &label, stopped, solving);
     }
     if out.closed {
         return if failed {

@@ -40,6 +40,10 @@ fn flags_are_validated() {
         "--no-pdb-cache",
         "--pdb-layout",
         "--solution",
+        "--korf24",
+        "--size",
+        "--iterations",
+        "pdb6666",
         "Exit codes",
         "blank top-left",
     ] {
@@ -100,9 +104,47 @@ fn flags_are_validated() {
         ("1 2 3", "3 numbers"),
         ("1 2 0 3 4 5 6 7 -8", "'-8'"),
         ("0 2 1 3 4 5 6 7 8", "unsolvable"),
-        ("--heuristic pdb78 1 2 0 3 4 5 6 7 8", "4×4 board only"),
+        (
+            "--heuristic pdb78 1 2 0 3 4 5 6 7 8",
+            "does not work on a 3×3 board",
+        ),
     ] {
         let e = error_of(line);
+        assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
+    }
+}
+
+#[test]
+fn the_24_puzzle_is_picked_from_the_board_or_the_size() {
+    let goal: String = (0..25).map(|t| format!("{t} ")).collect();
+    let Ok(Command::Run(c)) = parse_args(&args(&goal)) else {
+        panic!("25 tiles")
+    };
+    assert_eq!(c.instances[0].board.side(), 5);
+    assert!(c.iterations, "5×5 runs report each iteration");
+    let Ok(Command::Run(c)) = parse_args(&args("--korf24 2,6,8 --threads 2")) else {
+        panic!("--korf24")
+    };
+    let labels: Vec<&str> = c.instances.iter().map(|i| i.label.as_str()).collect();
+    assert_eq!(labels, ["24-2", "24-6", "24-8"]);
+    assert_eq!(c.instances[0].known_len, Some(95));
+    let Ok(Command::Run(c)) = parse_args(&args("--size 5")) else {
+        panic!("--size 5")
+    };
+    assert_eq!(c.instances.len(), 10);
+    for (line, needle) in [
+        (format!("--size 4 {goal}"), "not --size 4"),
+        (
+            format!("--heuristic lc {goal}"),
+            "does not work on a 5×5 board",
+        ),
+        (
+            "--heuristic pdb6666 1 2 0 3 4 5 6 7 8".to_string(),
+            "does not work on a 3×3 board",
+        ),
+        ("--korf24 11".to_string(), "1..=10"),
+    ] {
+        let e = error_of(&line);
         assert!(e.contains(needle), "'{line}': '{e}' lacks '{needle}'");
     }
 }

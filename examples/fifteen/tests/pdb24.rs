@@ -1,0 +1,404 @@
+//! The 24-puzzle (5×5) through the same code as the 15-puzzle: the board in a `u128`, the
+//! pattern-database builder against a plain breadth-first search, the reflected lookups, and
+//! optimal lengths of random-walk boards checked by an independent IDA* written here, with one
+//! thread and two.
+//!
+//! The real 6-6-6-6 tables are not built here (minutes of both cores): the tests use a
+//! partition of small groups, which runs every code path of the large one.
+
+use fifteen::board::{Board, DIRS};
+use fifteen::compact_pdb::{CompactPdb, PARTITION_6666};
+use fifteen::heuristic::{Heuristic, Manhattan};
+use fifteen::ida::solve_sequential;
+use fifteen::instance::{parse_instances, Puzzle};
+use fifteen::korf::{korf24_instances, KORF24};
+use fifteen::parallel::solve_parallel;
+use fifteen::pdb_build;
+use fifteen::rank::{Ranking, MAX_TILES};
+use fifteen::regions::Grid;
+use std::collections::VecDeque;
+use std::sync::OnceLock;
+
+type Board5 = Board<u128>;
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// A test partition of small groups (tiles in none count their Manhattan distance): built in
+/// well under a second, reflected like the 6-6-6-6 one.
+const SMALL: [&[u8]; 4] = [
+    &[1, 2, 5, 6],
+    &[3, 4, 8, 9],
+    &[10, 11, 15, 16],
+    &[18, 19, 23, 24],
+];
+
+fn silent(_: String) {}
+
+fn small_pdb() -> &'static CompactPdb {
+    static PDB: OnceLock<CompactPdb> = OnceLock::new();
+    PDB.get_or_init(|| {
+        CompactPdb::load_or_build_on(Grid::new(5), &SMALL, None, false, &silent)
+            .expect("partition")
+            .0
+    })
+}
+
+/// A walk of `moves` random moves of the blank from the goal, never straight back.
+fn walk(rng: &mut Rng, moves: usize) -> Board5 {
+    let mut b = Board5::goal_of(5);
+    let mut back = None;
+    let mut done = 0;
+    while done < moves {
+        let d = DIRS[rng.below(4)];
+        if Some(d) == back {
+            continue;
+        }
+        if let Some(next) = b.moved(d) {
+            b = next;
+            back = Some(d.opposite());
+            done += 1;
+        }
+    }
+    b
+}
+
+/// Plain IDA* with Manhattan distance on a `Vec` of tiles, sharing nothing with the library:
+/// the optimal length.
+fn reference_length(board: &Board5) -> u32 {
+    fn md(tiles: &[u8]) -> u32 {
+        tiles
+            .iter()
+            .enumerate()
+            .filter(|(_, &t)| t != 0)
+            .map(|(c, &t)| {
+                let (c, t) = (c as i32, i32::from(t));
+                ((c / 5 - t / 5).abs() + (c % 5 - t % 5).abs()) as u32
+            })
+            .sum()
+    }
+    fn dfs(
+        tiles: &mut [u8],
+        blank: usize,
+        g: u32,
+        bound: u32,
+        prev: usize,
+        next: &mut u32,
+    ) -> bool {
+        let h = md(tiles);
+        if g + h > bound {
+            *next = (*next).min(g + h);
+            return false;
+        }
+        if h == 0 {
+            return true;
+        }
+        let (r, c) = (blank / 5, blank % 5);
+        let mut targets = Vec::new();
+        if r > 0 {
+            targets.push(blank - 5);
+        }
+        if r < 4 {
+            targets.push(blank + 5);
+        }
+        if c > 0 {
+            targets.push(blank - 1);
+        }
+        if c < 4 {
+            targets.push(blank + 1);
+        }
+        for to in targets {
+            if to == prev {
+                continue;
+            }
+            tiles.swap(blank, to);
+            let found = dfs(tiles, to, g + 1, bound, blank, next);
+            tiles.swap(blank, to);
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+    let mut tiles = board.tiles();
+    let blank = usize::from(board.blank());
+    let mut bound = md(&tiles);
+    loop {
+        let mut next = u32::MAX;
+        if dfs(&mut tiles, blank, 0, bound, usize::MAX, &mut next) {
+            return bound;
+        }
+        bound = next;
+    }
+}
+
+/// The board reflected in the main diagonal, the slow way: tile `t` on cell (r, c) becomes tile
+/// t' (t's reflection) on cell (c, r).
+fn reflected(board: &Board5) -> Board5 {
+    let tr = |x: u8| (x % 5) * 5 + x / 5;
+    let mut tiles = vec![0u32; 25];
+    for cell in 0..25u8 {
+        tiles[usize::from(tr(cell))] = u32::from(tr(board.tile(cell)));
+    }
+    Board5::from_tiles_of(&tiles).expect("a reflection stays solvable")
+}
+
+#[test]
+fn boards_of_25_tiles_are_packed_in_a_u128_and_checked() {
+    let goal = Board5::goal_of(5);
+    assert!(goal.is_goal());
+    assert_eq!(goal.tiles(), (0..25).collect::<Vec<u8>>());
+    let tiles: Vec<u32> = (0..25).collect();
+    assert_eq!(Puzzle::from_tiles(&tiles), Ok(Puzzle::Large(goal)));
+    // Odd sides keep the inversion parity: one swap of two tiles is unsolvable.
+    let mut swapped = tiles.clone();
+    swapped.swap(1, 2);
+    assert!(Puzzle::from_tiles(&swapped).is_err());
+    // A 4×4 board does not fit the u128 packing and a 5×5 one not the u64 packing.
+    assert!(Board5::from_tiles_of(&(0..16).collect::<Vec<u32>>()).is_err());
+    assert!(Board::from_tiles(&tiles).is_err());
+    // Distinct boards, distinct keys (the key is a hash of the 125 bits).
+    let mut rng = Rng(7);
+    let keys: std::collections::HashSet<u64> = (0..2000)
+        .map(|i| walk(&mut rng, 10 + i % 50).key())
+        .collect();
+    let boards: std::collections::HashSet<Board5> = {
+        let mut rng = Rng(7);
+        (0..2000).map(|i| walk(&mut rng, 10 + i % 50)).collect()
+    };
+    assert_eq!(keys.len(), boards.len());
+}
+
+#[test]
+fn korf_and_taylors_ten_parse_with_their_lengths() {
+    let all = korf24_instances(&(1..=10).collect::<Vec<_>>());
+    assert_eq!(all.len(), 10);
+    let lengths: Vec<u32> = all.iter().filter_map(|i| i.known_len).collect();
+    assert_eq!(lengths, [100, 95, 108, 98, 101, 96, 104, 97, 113, 114]);
+    let md = Manhattan::new(5);
+    for (i, expected_md) in all.iter().zip([78, 75, 84, 74, 75, 66, 76, 65, 89, 86]) {
+        let Puzzle::Large(b) = i.board else {
+            panic!("{} is 5×5", i.label)
+        };
+        assert_eq!(md.of(&b), expected_md, "{}", i.label);
+    }
+    // The same file read as an instance file.
+    assert_eq!(parse_instances(KORF24, "f").unwrap().len(), 10);
+}
+
+/// Every entry of a 3-tile 5×5 pattern: a plain 0-1 breadth-first search over (placement,
+/// blank cell), blank on cell 0 at the goal.
+fn reference_distances(tiles: &[u8]) -> Vec<u8> {
+    let ranking = Ranking::new(tiles.len(), 25);
+    let n = ranking.count();
+    let mut dist = vec![u8::MAX; n * 25];
+    let mut best = vec![u8::MAX; n];
+    let mut queue = VecDeque::from([(tiles.to_vec(), 0u8, 0u8)]);
+    dist[ranking.rank(tiles) as usize * 25] = 0;
+    while let Some((cells, blank, d)) = queue.pop_front() {
+        let rank = ranking.rank(&cells) as usize;
+        if dist[rank * 25 + usize::from(blank)] < d {
+            continue;
+        }
+        best[rank] = best[rank].min(d);
+        let (r, c) = (blank / 5, blank % 5);
+        let steps = [
+            (r > 0).then(|| blank - 5),
+            (c > 0).then(|| blank - 1),
+            (c < 4).then(|| blank + 1),
+            (r < 4).then(|| blank + 5),
+        ];
+        for to in steps.into_iter().flatten() {
+            let mut next = cells.clone();
+            let cost = match next.iter().position(|&x| x == to) {
+                Some(s) => {
+                    next[s] = blank;
+                    1
+                }
+                None => 0,
+            };
+            let at = ranking.rank(&next) as usize * 25 + usize::from(to);
+            if d + cost < dist[at] {
+                dist[at] = d + cost;
+                if cost == 0 {
+                    queue.push_front((next, to, d));
+                } else {
+                    queue.push_back((next, to, d + 1));
+                }
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn the_builder_matches_a_plain_breadth_first_search_on_5x5() {
+    let grid = Grid::new(5);
+    for tiles in [&[1u8, 2, 5][..], &[18, 23, 24], &[12, 4, 20]] {
+        let reference = reference_distances(tiles);
+        let built = pdb_build::build_on(grid, tiles, &|_| {});
+        let ranking = Ranking::new(tiles.len(), 25);
+        assert_eq!(ranking.count(), 25 * 24 * 23);
+        let mut cells = [0u8; MAX_TILES];
+        for (rank, &d) in reference.iter().enumerate() {
+            assert_ne!(d, u8::MAX, "{tiles:?}: rank {rank} unreached");
+            ranking.unrank(rank as u32, &mut cells);
+            let md: u32 = tiles
+                .iter()
+                .zip(&cells)
+                .map(|(&t, &c)| grid.manhattan(t, c))
+                .sum();
+            let excess = (u32::from(d) - md) / 2;
+            assert_eq!(
+                u32::from(pdb_build::excess(&built.entries, rank as u32)),
+                excess.min(15),
+                "{tiles:?}: rank {rank} ({cells:?}), distance {d}"
+            );
+        }
+    }
+}
+
+#[test]
+fn ranks_on_25_cells_are_a_bijection_and_deltas_match() {
+    let ranking = Ranking::new(6, 25);
+    assert_eq!(ranking.count(), 127_512_000);
+    let mut rng = Rng(0x1234_5678);
+    let mut cells = [0u8; MAX_TILES];
+    for _ in 0..20_000 {
+        let rank = rng.below(ranking.count()) as u32;
+        let occupied = ranking.unrank(rank, &mut cells);
+        assert_eq!(occupied.count_ones(), 6);
+        assert_eq!(ranking.rank(&cells), rank);
+        let slot = rng.below(6);
+        let from = cells[slot];
+        let to = [
+            from.wrapping_sub(5),
+            from + 5,
+            from.wrapping_sub(1),
+            from + 1,
+        ][rng.below(4)];
+        let legal = to < 25 && (to / 5 == from / 5 || to % 5 == from % 5);
+        if !legal || occupied >> to & 1 == 1 {
+            continue;
+        }
+        let delta = ranking.delta(slot, from, to, |x| {
+            cells[..6].iter().position(|&c| c == x).map(|s| s as u8)
+        });
+        let mut moved = cells;
+        moved[slot] = to;
+        assert_eq!(
+            i64::from(rank) + i64::from(delta),
+            i64::from(ranking.rank(&moved))
+        );
+    }
+}
+
+#[test]
+fn the_6666_partition_covers_the_tiles_and_its_reflection_is_another_partition() {
+    let mut seen = [false; 25];
+    for group in PARTITION_6666 {
+        assert_eq!(group.len(), 6);
+        for &t in group {
+            assert!(!std::mem::replace(&mut seen[usize::from(t)], true));
+        }
+    }
+    assert_eq!(seen.iter().filter(|&&s| s).count(), 24);
+    let grid = Grid::new(5);
+    for group in PARTITION_6666 {
+        let mut image: Vec<u8> = group.iter().map(|&t| grid.transpose(t)).collect();
+        image.sort_unstable();
+        for other in PARTITION_6666 {
+            let mut other = other.to_vec();
+            other.sort_unstable();
+            assert_ne!(
+                image, other,
+                "a group is another's reflection: fewer tables would do"
+            );
+        }
+    }
+}
+
+#[test]
+fn each_lookup_equals_the_lookup_of_the_reflected_board_and_updates_match_scratch() {
+    let pdb = small_pdb();
+    let md = Manhattan::new(5);
+    let mut rng = Rng(99);
+    for n in 0..300 {
+        let b = walk(&mut rng, 1 + n % 80);
+        let (direct, mirror) = pdb.views(&b);
+        let r = reflected(&b);
+        assert_eq!(pdb.views(&r), (mirror, direct), "{b}");
+        let (_, h) = Heuristic::<u128>::init(pdb, &b);
+        assert_eq!(h, md.of(&b) + 2 * direct.max(mirror));
+        // One move, incrementally, against the child from scratch.
+        let (state, _) = pdb.init(&b);
+        for d in DIRS {
+            let Some(to) = b.target(d) else { continue };
+            let mut child = b;
+            let tile = child.slide(to);
+            let (_, inc) = pdb.update(state, &b, &child, tile, to, b.blank());
+            assert_eq!(inc, pdb.init(&child).1, "{b} then {d:?}");
+        }
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+}
+
+#[test]
+fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
+    let pdb = small_pdb();
+    let two = pool(2);
+    let mut rng = Rng(2026);
+    let mut checked = 0;
+    let mut lengths = Vec::new();
+    // Ten walks of 40 to 60 moves, then four shorter ones that the reference always checks.
+    for n in 0..14 {
+        let moves = if n < 10 {
+            40 + (n * 7) % 21
+        } else {
+            20 + 3 * (n - 10)
+        };
+        let b = walk(&mut rng, moves);
+        let one = solve_sequential(pdb, None, 0, b);
+        assert!(b.solves(&one.moves), "{b}");
+        let par = solve_parallel(&two, pdb, None, 0, b);
+        assert!(b.solves(&par.moves), "{b}");
+        assert_eq!(one.moves.len(), par.moves.len(), "{b}");
+        lengths.push(one.moves.len());
+        // The independent check where plain Manhattan IDA* is quick.
+        if one.moves.len() <= 30 {
+            assert_eq!(one.moves.len() as u32, reference_length(&b), "{b}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 5,
+        "too few boards cross-checked: {checked} of {lengths:?}"
+    );
+}
+
+#[test]
+fn manhattan_alone_solves_5x5_boards_too() {
+    let md = Manhattan::new(5);
+    let mut rng = Rng(5);
+    for _ in 0..5 {
+        let b = walk(&mut rng, 24);
+        let s = solve_sequential(&md, None, 0, b);
+        assert!(b.solves(&s.moves));
+        assert_eq!(s.moves.len() as u32, reference_length(&b));
+    }
+}
