@@ -53,7 +53,7 @@ if [[ -z $BOARDS ]]; then # seeded random walks of the blank, no move undone at 
   BOARDS=benches/target/puzzle24-walks.txt
   python3 - > "$BOARDS" <<'PY'
 import random
-for seed, steps in [(1, 60), (2, 60), (3, 70), (4, 70), (5, 80)]:
+for seed, steps in [(1, 100), (2, 150), (3, 200), (4, 300)]:
     r, b, cells, last = random.Random(seed), 0, list(range(25)), None
     for _ in range(steps):
         moves = [m for m in (-5, -1, 1, 5) if 0 <= b + m < 25 and not (m in (-1, 1) and (b + m) // 5 != b // 5) and m != last]
