@@ -5,7 +5,8 @@
 # formula there and the property here:
 # - the locks: process 0's starvation freedom (ltl ns0; NoStarvation(p0));
 # - 2PC with one SPIN process per fairness class (twophase_fair.pml; ltl decided; Decided);
-# - the dining philosophers: philosopher 0 eventually eats (ltl eats0; Eats(p0)).
+# - the dining philosophers, and their ordered variant without a deadlock: philosopher 0
+#   eventually eats (ltl eats0; Eats(p0)).
 # Prints a markdown row per run: states (SPIN: product states stored, never claim and fairness
 # copies included), seconds, states/s.
 # Usage: benches/spin/liveness.sh [--quick]   (needs spin and gcc: apt-get install spin)
@@ -19,10 +20,12 @@ specs=("tas 2 tas ns0 NoStarvation(p0)" "tas 3 tas ns0 NoStarvation(p0)"
   "ticket 2 ticket ns0 NoStarvation(p0)" "ticket 3 ticket ns0 NoStarvation(p0)"
   "peterson 2 peterson ns0 NoStarvation(p0)" "peterson 3 peterson ns0 NoStarvation(p0)"
   "2pc 3 twophase_fair decided Decided" "philosophers 3 philosophers eats0 Eats(p0)"
-  "philosophers 5 philosophers eats0 Eats(p0)")
+  "philosophers 5 philosophers eats0 Eats(p0)"
+  "ordered-philosophers 4 ordered_philosophers eats0 Eats(p0)")
 [[ ${1:-} == --quick ]] || specs+=("ticket 5 ticket ns0 NoStarvation(p0)"
   "peterson 4 peterson ns0 NoStarvation(p0)" "2pc 5 twophase_fair decided Decided"
-  "2pc 6 twophase_fair decided Decided" "philosophers 8 philosophers eats0 Eats(p0)")
+  "2pc 6 twophase_fair decided Decided" "philosophers 8 philosophers eats0 Eats(p0)"
+  "ordered-philosophers 6 ordered_philosophers eats0 Eats(p0)")
 echo "| model | fairness | checker | verdict | states | s | states/s |"
 echo "|---|---|---|---|---|---|---|"
 for spec in "${specs[@]}"; do

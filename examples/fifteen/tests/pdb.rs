@@ -6,6 +6,8 @@
 //! The real 7-8 tables are not built here (about a minute of both cores): `.ci/run` builds them
 //! once and checks Korf 1-10's optimal lengths with them.
 
+mod common;
+
 use fifteen::board::{Board, DIRS};
 use fifteen::compact_pdb::{self, CompactPdb, LoadReport};
 use fifteen::heuristic::{Heuristic, LinearConflict};
@@ -15,7 +17,6 @@ use fifteen::pdb_build::{self, manhattan, MAX_EXCESS};
 use fifteen::pdb_file::{self, Kind};
 use fifteen::rank::{Ranking, MAX_TILES};
 use fifteen::regions::{flood, Grid, Regions, MAX_REGIONS};
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -121,60 +122,6 @@ fn ranks_are_a_bijection_and_deltas_match_recomputed_ranks() {
     }
 }
 
-/// The abstract distance of every placement of `tiles` (by compact rank), by a plain 0-1
-/// breadth-first search over (placement, blank cell) with the blank on cell 0 at the goal.
-fn reference_distances(tiles: &[u8]) -> Vec<u8> {
-    let k = tiles.len();
-    let ranking = Ranking::new(k, 16);
-    let n = ranking.count();
-    let mut dist = vec![u8::MAX; n * 16];
-    let mut best = vec![u8::MAX; n];
-    let goal = ranking.rank(tiles) as usize;
-    let mut queue = VecDeque::from([(tiles.to_vec(), 0u8, 0u8)]);
-    dist[goal * 16] = 0;
-    while let Some((cells, blank, d)) = queue.pop_front() {
-        let rank = ranking.rank(&cells) as usize;
-        if dist[rank * 16 + usize::from(blank)] < d {
-            continue;
-        }
-        best[rank] = best[rank].min(d);
-        for dir in DIRS {
-            let Some(to) = step(blank, dir as u8) else {
-                continue;
-            };
-            let mut next = cells.clone();
-            let cost = match next.iter().position(|&c| c == to) {
-                Some(s) => {
-                    next[s] = blank;
-                    1
-                }
-                None => 0,
-            };
-            let at = ranking.rank(&next) as usize * 16 + usize::from(to);
-            if d + cost < dist[at] {
-                dist[at] = d + cost;
-                if cost == 0 {
-                    queue.push_front((next, to, d));
-                } else {
-                    queue.push_back((next, to, d + 1));
-                }
-            }
-        }
-    }
-    best
-}
-
-/// The cell the blank reaches from `cell` moving up, left, right or down (0..4), if any.
-fn step(cell: u8, dir: u8) -> Option<u8> {
-    match dir {
-        0 if cell >= 4 => Some(cell - 4),
-        1 if !cell.is_multiple_of(4) => Some(cell - 1),
-        2 if cell % 4 != 3 => Some(cell + 1),
-        3 if cell < 12 => Some(cell + 4),
-        _ => None,
-    }
-}
-
 #[test]
 fn the_builder_matches_a_plain_breadth_first_search_of_the_abstract_space() {
     for tiles in [
@@ -182,7 +129,7 @@ fn the_builder_matches_a_plain_breadth_first_search_of_the_abstract_space() {
         &[8, 9, 12, 13, 14],
         &[3, 7, 11, 15, 10],
     ] {
-        let reference = reference_distances(tiles);
+        let reference = common::reference_distances(tiles, 4);
         let progress = Mutex::new(0u64);
         let built = pdb_build::build(tiles, &|n| *progress.lock().unwrap() += n);
         let ranking = Ranking::new(tiles.len(), 16);

@@ -6,7 +6,9 @@
 //! The real 6-6-6-6 tables are not built here (minutes of both cores): the tests use a
 //! partition of small groups, which runs every code path of the large one.
 
-use fifteen::board::{Board, DIRS};
+mod common;
+
+use fifteen::board::{Board, Packing, DIRS};
 use fifteen::compact_pdb::{CompactPdb, PARTITION_6666};
 use fifteen::heuristic::{Heuristic, Manhattan};
 use fifteen::ida::solve_sequential;
@@ -15,8 +17,7 @@ use fifteen::korf::{korf24_instances, KORF24};
 use fifteen::parallel::solve_parallel;
 use fifteen::pdb_build;
 use fifteen::rank::{Ranking, MAX_TILES};
-use fifteen::regions::Grid;
-use std::collections::VecDeque;
+use fifteen::regions::{Grid, Regions, MAX_REGIONS};
 use std::sync::OnceLock;
 
 type Board5 = Board<u128>;
@@ -195,56 +196,11 @@ fn korf_and_taylors_ten_parse_with_their_lengths() {
     assert_eq!(parse_instances(KORF24, "f").unwrap().len(), 10);
 }
 
-/// Every entry of a 3-tile 5×5 pattern: a plain 0-1 breadth-first search over (placement,
-/// blank cell), blank on cell 0 at the goal.
-fn reference_distances(tiles: &[u8]) -> Vec<u8> {
-    let ranking = Ranking::new(tiles.len(), 25);
-    let n = ranking.count();
-    let mut dist = vec![u8::MAX; n * 25];
-    let mut best = vec![u8::MAX; n];
-    let mut queue = VecDeque::from([(tiles.to_vec(), 0u8, 0u8)]);
-    dist[ranking.rank(tiles) as usize * 25] = 0;
-    while let Some((cells, blank, d)) = queue.pop_front() {
-        let rank = ranking.rank(&cells) as usize;
-        if dist[rank * 25 + usize::from(blank)] < d {
-            continue;
-        }
-        best[rank] = best[rank].min(d);
-        let (r, c) = (blank / 5, blank % 5);
-        let steps = [
-            (r > 0).then(|| blank - 5),
-            (c > 0).then(|| blank - 1),
-            (c < 4).then(|| blank + 1),
-            (r < 4).then(|| blank + 5),
-        ];
-        for to in steps.into_iter().flatten() {
-            let mut next = cells.clone();
-            let cost = match next.iter().position(|&x| x == to) {
-                Some(s) => {
-                    next[s] = blank;
-                    1
-                }
-                None => 0,
-            };
-            let at = ranking.rank(&next) as usize * 25 + usize::from(to);
-            if d + cost < dist[at] {
-                dist[at] = d + cost;
-                if cost == 0 {
-                    queue.push_front((next, to, d));
-                } else {
-                    queue.push_back((next, to, d + 1));
-                }
-            }
-        }
-    }
-    best
-}
-
 #[test]
 fn the_builder_matches_a_plain_breadth_first_search_on_5x5() {
     let grid = Grid::new(5);
     for tiles in [&[1u8, 2, 5][..], &[18, 23, 24], &[12, 4, 20]] {
-        let reference = reference_distances(tiles);
+        let reference = common::reference_distances(tiles, 5);
         let built = pdb_build::build_on(grid, tiles, &|_| {});
         let ranking = Ranking::new(tiles.len(), 25);
         assert_eq!(ranking.count(), 25 * 24 * 23);
@@ -400,5 +356,79 @@ fn manhattan_alone_solves_5x5_boards_too() {
         let s = solve_sequential(&md, None, 0, b);
         assert!(b.solves(&s.moves));
         assert_eq!(s.moves.len() as u32, reference_length(&b));
+    }
+}
+
+#[test]
+fn sets_of_up_to_8_occupied_cells_leave_fewer_than_max_regions_on_5x5() {
+    // `Regions::new` stores at most MAX_REGIONS per set: a set with more would panic here.
+    let grid = Grid::new(5);
+    let mut most = 0;
+    for k in 0..=8usize {
+        let regions = Regions::new(k, grid);
+        let mut occupied: u32 = (1 << k) - 1;
+        while occupied <= grid.all() {
+            let r = regions.of(occupied);
+            let n = r.iter().take_while(|&&m| m != 0).count();
+            let union = r.iter().fold(0, |u, &m| u | m);
+            assert_eq!(union, grid.all() & !occupied, "{occupied:#09x}");
+            most = most.max(n);
+            if k == 0 {
+                break;
+            }
+            let low = occupied & occupied.wrapping_neg();
+            let ripple = occupied + low;
+            occupied = (((ripple ^ occupied) >> 2) / low) | ripple;
+        }
+    }
+    assert!(most < MAX_REGIONS, "{most} regions");
+}
+
+#[test]
+fn each_half_of_a_5x5_key_collides_as_a_random_32_bit_value() {
+    // 2^20 random boards: a random 64-bit key collides with probability 2^-64 per pair (none
+    // expected here), each 32-bit half 2^-32 per pair: λ = C(n, 2) / 2^32 ≈ 128, checked within
+    // λ ± 6√λ. A key that kept fewer bits of the board, or a half that mixed poorly, fails.
+    let mut rng = Rng(0x5eed_2424);
+    let mut boards = std::collections::HashSet::new();
+    let mut tiles: Vec<u8> = (0..25).collect();
+    while boards.len() < 1 << 20 {
+        for i in (1..25).rev() {
+            tiles.swap(i, rng.below(i + 1));
+        }
+        let packed = (0..25u8).fold(<u128 as Packing>::EMPTY, |p, c| {
+            p.with(c, tiles[usize::from(c)])
+        });
+        boards.insert(packed);
+    }
+    let keys: Vec<u64> = boards.iter().map(|b| b.key()).collect();
+    let n = keys.len() as f64;
+    let lambda = n * (n - 1.0) / 2.0 / 2f64.powi(32);
+    let pairs = |half: &dyn Fn(u64) -> u64| {
+        let mut h: Vec<u64> = keys.iter().map(|&k| half(k)).collect();
+        h.sort_unstable();
+        let mut pairs = 0u64;
+        let mut run = 1u64;
+        for w in h.windows(2) {
+            if w[0] == w[1] {
+                run += 1;
+            } else {
+                pairs += run * (run - 1) / 2;
+                run = 1;
+            }
+        }
+        pairs + run * (run - 1) / 2
+    };
+    assert_eq!(pairs(&|k| k), 0, "a full 64-bit key collision");
+    for (name, half) in [
+        ("low", &(|k: u64| k & 0xffff_ffff) as &dyn Fn(u64) -> u64),
+        ("high", &|k: u64| k >> 32),
+    ] {
+        let seen = pairs(half) as f64;
+        let slack = 6.0 * lambda.sqrt();
+        assert!(
+            (seen - lambda).abs() <= slack,
+            "{name} half: {seen} colliding pairs, expected {lambda:.0} ± {slack:.0}"
+        );
     }
 }

@@ -165,6 +165,22 @@ fn philosophers_fail_through_the_deadlock() {
 }
 
 #[test]
+fn ordered_philosophers_starve_under_weak_fairness_without_a_deadlock() {
+    // The last philosopher takes its right fork first: no deadlock, so every counterexample is
+    // a cycle, and a fair one: the hungry philosopher is enabled only when its neighbour has
+    // just put the shared fork down, and the neighbour takes it again first.
+    let model = Philosophers::ordered(4).unwrap();
+    for fairness in Fairness::ALL {
+        let verdicts = agreed(&model, fairness);
+        assert!(verdicts.iter().all(|v| v.is_some_and(|cycle| cycle > 0)));
+    }
+    let (_, cycle) = first_lasso(&model, Fairness::Weak);
+    assert!(!cycle.is_empty());
+    // Philosopher 0 never eats on the cycle (the show prints phases, p0's first).
+    assert!(cycle.iter().all(|(_, s)| !s.starts_with('E')));
+}
+
+#[test]
 fn two_phase_commit_decides_under_weak_fairness_only() {
     // The TM's decision is a fairness class of its own: always enabled while the TM is in
     // init (it may abort), so a fair TM decides, and each RM, fairly scheduled, receives the

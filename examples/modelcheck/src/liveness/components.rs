@@ -157,3 +157,41 @@ impl Tarjan<'_> {
         inside && mask & self.all == self.all
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::liveness::graph::PHASE2_BYTES_PER_STATE;
+
+    fn size_of_element<T>(_: &[T]) -> usize {
+        std::mem::size_of::<T>()
+    }
+
+    #[test]
+    fn phase_2_bytes_per_state_are_those_of_its_arrays_elements() {
+        let graph = IndexGraph {
+            offsets: vec![0],
+            targets: Vec::new(),
+            processes: Vec::new(),
+            disabled: Vec::new(),
+            bad: Vec::new(),
+            states: 0,
+            transitions: 0,
+        };
+        let tarjan = Tarjan {
+            graph: &graph,
+            all: 0,
+            number: Vec::new(),
+            low: Vec::new(),
+            stack: Vec::new(),
+            calls: Vec::new(),
+            counter: 0,
+            components: 0,
+        };
+        let bytes = size_of_element(&tarjan.number)
+            + size_of_element(&tarjan.low)
+            + size_of_element(&tarjan.stack)
+            + size_of_element(&tarjan.calls);
+        assert_eq!(bytes, PHASE2_BYTES_PER_STATE);
+    }
+}

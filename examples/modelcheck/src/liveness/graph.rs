@@ -25,8 +25,12 @@ pub(crate) const NO_PROCESS: u8 = u8::MAX;
 
 /// Bytes phase 1 and 2 hold at most per product state, beside the store: phase 1's record (the
 /// index, degree, disabled mask and bit: 17) and the graph's arrays (offset, bit, mask: 13),
-/// both while the graph is assembled; then phase 2's two numbers and stack entries (at most 20).
-pub const GRAPH_BYTES_PER_STATE: usize = 17 + 13 + 20;
+/// both while the graph is assembled; then phase 2's [`PHASE2_BYTES_PER_STATE`]. Counted from
+/// the arrays' element types (tests check the sums); a vector's spare capacity is not counted.
+pub const GRAPH_BYTES_PER_STATE: usize = 17 + 13 + PHASE2_BYTES_PER_STATE;
+/// Phase 2's bytes per state (`components.rs`): its two numbers and its two stacks' entries,
+/// each state on each stack at most once.
+pub(crate) const PHASE2_BYTES_PER_STATE: usize = 4 + 4 + 4 + 8;
 /// Bytes per edge at most: its target and process byte, twice while the graph is assembled.
 pub const GRAPH_BYTES_PER_EDGE: usize = 2 * (4 + 1);
 
@@ -361,5 +365,84 @@ fn assemble<S>(parts: Vec<Part<S>>, ends: u32, fair: bool) -> IndexGraph {
         bad,
         states,
         transitions,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::property::Predicate;
+    use crate::visited::Mode;
+
+    /// States `0..n`; each steps to `s + 1` and `2s` (mod `n`): every state is reachable, and
+    /// the levels are wide enough for both threads to take indices.
+    struct Doubling(u32);
+
+    impl Model for Doubling {
+        type State = u32;
+        type Action = u8;
+        fn name(&self) -> String {
+            format!("doubling({})", self.0)
+        }
+        fn initial_states(&self) -> Vec<u32> {
+            vec![0]
+        }
+        fn successors(&self, &s: &u32, out: &mut Vec<(u8, u32)>) {
+            out.push((0, (s + 1) % self.0));
+            out.push((1, (2 * s) % self.0));
+        }
+    }
+
+    fn size_of_element<T>(_: &[T]) -> usize {
+        std::mem::size_of::<T>()
+    }
+
+    #[test]
+    fn the_byte_counts_are_those_of_the_arrays_elements() {
+        let part = Part::<()>::new((0, 0));
+        let record = size_of_element(&part.sources)
+            + size_of_element(&part.degrees)
+            + size_of_element(&part.disabled)
+            + size_of_element(&part.bad);
+        assert_eq!(record, 17, "phase 1's record");
+        let graph = assemble::<()>(Vec::new(), 0, true);
+        let arrays = size_of_element(&graph.offsets)
+            + size_of_element(&graph.disabled)
+            + size_of_element(&graph.bad);
+        assert_eq!(arrays, 13, "the graph's per-state arrays");
+        let per_edge = size_of_element(&part.targets) + size_of_element(&part.processes);
+        assert_eq!(2 * per_edge, GRAPH_BYTES_PER_EDGE);
+        assert_eq!(
+            record + arrays + PHASE2_BYTES_PER_STATE,
+            GRAPH_BYTES_PER_STATE
+        );
+    }
+
+    #[test]
+    fn unused_indices_are_at_most_a_block_per_thread() {
+        let bad: Predicate<u32> = Box::new(|_| true);
+        let never: Predicate<u32> = Box::new(|_| false);
+        let monitor = Monitor::LeadsTo(&bad, &never);
+        for (states, threads) in [(10_000u32, 1usize), (10_000, 2), (50_001, 2), (777, 3)] {
+            let store = Store::new(Mode::Fp64, 1 << 22).unwrap();
+            let build = Build {
+                model: &Doubling(states),
+                monitor: &monitor,
+                all: 0,
+                store: &store,
+                stop: None,
+                threads,
+                cap_bytes: usize::MAX,
+            };
+            let Ok(graph) = build.run() else {
+                panic!("the graph of doubling({states}) fits")
+            };
+            assert_eq!(graph.states, u64::from(states));
+            let unused = graph.len() as u64 - graph.states;
+            assert!(
+                unused <= u64::from(BLOCK) * threads as u64,
+                "{unused} unused indices on {threads} threads"
+            );
+        }
     }
 }

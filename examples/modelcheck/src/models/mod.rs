@@ -37,6 +37,12 @@ pub const CATALOGUE: &[(&str, usize, &str)] = &[
          Deadlocks when all hold their left fork: found with a shortest trace of N steps.",
     ),
     (
+        "ordered-philosophers",
+        5,
+        "dining philosophers, N in a ring (2..=32), the last taking its right fork first:\n\
+         no deadlock, but a philosopher can starve under weak fairness (Eats(pi) fails).",
+    ),
+    (
         "puzzle",
         3,
         "sliding-tile puzzle on an N x N board (2..=4) from the goal; N=3 is the 8-puzzle:\n\
@@ -99,6 +105,7 @@ pub fn with_model<F: WithModel>(name: &str, n: usize, f: F) -> Result<F::Output,
     Ok(match name {
         "2pc" => f.visit(two_phase::TwoPhase::new(n)?),
         "philosophers" => f.visit(philosophers::Philosophers::new(n)?),
+        "ordered-philosophers" => f.visit(philosophers::Philosophers::ordered(n)?),
         "puzzle" => f.visit(puzzle::Puzzle::new(n)?),
         "peterson" => f.visit(peterson::Peterson::new(n)?),
         "ticket" => f.visit(ticket::Ticket::new(n)?),

@@ -1,5 +1,11 @@
 //! Dining philosophers: N in a ring, each takes its left fork, then its right, eats, and puts
 //! both down. When all hold their left fork nobody can move: the classic deadlock.
+//!
+//! The ordered variant (`Philosophers::ordered`, `ordered-philosophers` on the command line)
+//! breaks the cycle: the last philosopher takes its right fork (fork 0) first. It has no
+//! deadlock, but a philosopher can still starve under weak fairness: each time its neighbour
+//! puts the shared fork down it takes it again, so the hungry one is enabled only now and then,
+//! never forever.
 
 use crate::model::{Invariant, Model};
 use crate::property::Property;
@@ -45,24 +51,28 @@ const EATS: [&str; MAX_PHILOSOPHERS] = [
 ];
 
 const THINKING: u64 = 0;
-const HAS_LEFT: u64 = 1;
+/// Holds its first fork: fork i (its left), or fork 0 (its right) for the ordered variant's last.
+const HAS_FIRST: u64 = 1;
 const EATING: u64 = 2;
 
 /// N dining philosophers, N in 2..=32.
 pub struct Philosophers {
     n: usize,
+    /// The last philosopher takes its right fork first (no deadlock).
+    ordered: bool,
 }
 
-/// Philosopher i's phase in bits 2i..2i+2: 0 thinking, 1 holds fork i, 2 eating (forks i, i+1).
+/// Philosopher i's phase in bits 2i..2i+2: 0 thinking, 1 holds its first fork, 2 eating (forks
+/// i and i+1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, Debug)]
 pub struct PhilosophersState(u64);
 
 /// A philosopher's step.
 #[derive(Clone, Copy, Debug)]
 pub enum PhilosopherAction {
-    /// Philosopher i takes fork i.
+    /// Philosopher i takes fork i (and eats if it held fork i+1).
     TakeLeft(u8),
-    /// Philosopher i takes fork i+1 and eats.
+    /// Philosopher i takes fork i+1 (and eats if it held fork i).
     TakeRight(u8),
     /// Philosopher i puts both forks down.
     Release(u8),
@@ -82,12 +92,36 @@ impl Philosophers {
     /// `n` philosophers, 2..=32.
     pub fn new(n: usize) -> Result<Self, String> {
         if (2..=MAX_PHILOSOPHERS).contains(&n) {
-            Ok(Philosophers { n })
+            Ok(Philosophers { n, ordered: false })
         } else {
             Err(format!(
                 "philosophers needs 2 to {MAX_PHILOSOPHERS} philosophers, got {n}"
             ))
         }
+    }
+
+    /// `n` philosophers, 2..=32, the last of whom takes its right fork first: no deadlock.
+    pub fn ordered(n: usize) -> Result<Self, String> {
+        Ok(Philosophers {
+            ordered: true,
+            ..Philosophers::new(n)?
+        })
+    }
+
+    /// Whether philosopher `i` takes its right fork first.
+    fn right_first(&self, i: usize) -> bool {
+        self.ordered && i == self.n - 1
+    }
+
+    /// Whether fork `f` (between philosophers `f - 1` and `f`) is on the table.
+    fn fork_free(&self, s: PhilosophersState, f: usize) -> bool {
+        let left_user = (f + self.n - 1) % self.n;
+        let held_by = |i: usize, as_right: bool| match self.phase(s, i) {
+            EATING => true,
+            HAS_FIRST => self.right_first(i) == as_right,
+            _ => false,
+        };
+        !held_by(f, false) && !held_by(left_user, true)
     }
 
     fn phase(&self, s: PhilosophersState, i: usize) -> u64 {
@@ -116,7 +150,8 @@ impl Model for Philosophers {
     type Action = PhilosopherAction;
 
     fn name(&self) -> String {
-        format!("philosophers(n={})", self.n)
+        let kind = if self.ordered { "ordered-" } else { "" };
+        format!("{kind}philosophers(n={})", self.n)
     }
 
     fn initial_states(&self) -> Vec<PhilosophersState> {
@@ -129,30 +164,29 @@ impl Model for Philosophers {
         out: &mut Vec<(PhilosopherAction, PhilosophersState)>,
     ) {
         let s = *s;
-        let n = self.n;
-        for i in 0..n {
+        for i in 0..self.n {
             let a = i as u8;
+            let (left, right) = (i, (i + 1) % self.n);
+            let take = |fork: usize| {
+                let action = if fork == left {
+                    PhilosopherAction::TakeLeft(a)
+                } else {
+                    PhilosopherAction::TakeRight(a)
+                };
+                move |phase| (action, self.with_phase(s, i, phase))
+            };
+            let (first, second) = if self.right_first(i) {
+                (right, left)
+            } else {
+                (left, right)
+            };
             match self.phase(s, i) {
-                // Fork i is free unless the left neighbour eats (it holds forks i-1 and i).
-                THINKING if self.phase(s, (i + n - 1) % n) != EATING => {
-                    out.push((
-                        PhilosopherAction::TakeLeft(a),
-                        self.with_phase(s, i, HAS_LEFT),
-                    ));
-                }
-                // Fork i+1 is free only while the right neighbour thinks.
-                HAS_LEFT if self.phase(s, (i + 1) % n) == THINKING => {
-                    out.push((
-                        PhilosopherAction::TakeRight(a),
-                        self.with_phase(s, i, EATING),
-                    ));
-                }
-                EATING => {
-                    out.push((
-                        PhilosopherAction::Release(a),
-                        self.with_phase(s, i, THINKING),
-                    ));
-                }
+                THINKING if self.fork_free(s, first) => out.push(take(first)(HAS_FIRST)),
+                HAS_FIRST if self.fork_free(s, second) => out.push(take(second)(EATING)),
+                EATING => out.push((
+                    PhilosopherAction::Release(a),
+                    self.with_phase(s, i, THINKING),
+                )),
                 _ => {}
             }
         }
@@ -184,14 +218,21 @@ impl Model for Philosophers {
         properties
     }
 
-    /// The philosophers sit in a ring: the least of the state's n rotations.
+    /// The philosophers sit in a ring: the least of the state's n rotations (none for the
+    /// ordered variant, whose last philosopher differs).
     fn canonical(&self, s: &PhilosophersState) -> Option<PhilosophersState> {
+        if self.ordered {
+            return None;
+        }
         let least = (1..self.n).map(|r| self.rotated(*s, r)).fold(s.0, u64::min);
         Some(PhilosophersState(least))
     }
 
     /// The state's period: the least rotation that gives it back, as many as distinct ones.
     fn class_size(&self, s: &PhilosophersState) -> Option<u64> {
+        if self.ordered {
+            return None;
+        }
         let period = (1..self.n)
             .find(|&r| self.rotated(*s, r) == s.0)
             .unwrap_or(self.n);
@@ -233,6 +274,62 @@ mod tests {
                     .map(|r| (0..n).map(|i| phases[(i + r) % n]).collect::<Vec<_>>())
                     .min()
             });
+        }
+    }
+
+    /// Every state reachable from the start, by a plain search.
+    fn reachable(model: &Philosophers) -> Vec<PhilosophersState> {
+        let mut seen = std::collections::HashSet::from([PhilosophersState(0)]);
+        let mut todo = vec![PhilosophersState(0)];
+        let mut out = Vec::new();
+        while let Some(s) = todo.pop() {
+            out.clear();
+            model.successors(&s, &mut out);
+            todo.extend(out.iter().map(|&(_, t)| t).filter(|&t| seen.insert(t)));
+        }
+        seen.into_iter().collect()
+    }
+
+    /// The philosophers holding fork `f`, from the phases alone (written apart from
+    /// `fork_free`): the left user eating or, if it goes right first, waiting; the right user
+    /// eating or, if it goes left first, waiting.
+    fn holders(model: &Philosophers, s: PhilosophersState, f: usize) -> usize {
+        let n = model.n;
+        let left_user = (f + n - 1) % n;
+        let right_first = |i: usize| model.ordered && i == n - 1;
+        let holds_right = match model.phase(s, left_user) {
+            EATING => true,
+            HAS_FIRST => right_first(left_user),
+            _ => false,
+        };
+        let holds_left = match model.phase(s, f) {
+            EATING => true,
+            HAS_FIRST => !right_first(f),
+            _ => false,
+        };
+        usize::from(holds_right) + usize::from(holds_left)
+    }
+
+    #[test]
+    fn the_ordered_variant_never_deadlocks_and_no_fork_has_two_holders() {
+        for n in 2..=7 {
+            for model in [
+                Philosophers::new(n).unwrap(),
+                Philosophers::ordered(n).unwrap(),
+            ] {
+                let states = reachable(&model);
+                let mut stuck = 0;
+                let mut out = Vec::new();
+                for &s in &states {
+                    assert!((0..n).all(|f| holders(&model, s, f) <= 1), "{s:?}");
+                    out.clear();
+                    model.successors(&s, &mut out);
+                    stuck += usize::from(out.is_empty());
+                }
+                // The classic ring deadlocks in exactly one state: all hold their left fork.
+                let expected = usize::from(!model.ordered);
+                assert_eq!(stuck, expected, "{} stuck states", model.name());
+            }
         }
     }
 }
