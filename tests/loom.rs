@@ -2,8 +2,9 @@
 //! and every value a relaxed load may return. Run with
 //! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom --target-dir target/loom`.
 //!
-//! Each model runs twice: with well-mixed keys and with structured ones (small integers and
-//! packed 15-puzzle boards). Values name the key they were stored for, the thread that stored
+//! The wide table's models run twice: with well-mixed keys and with structured ones (small
+//! integers and packed 15-puzzle boards); the dense and cluster tables' models once, with
+//! structured keys (their section says why). Values name the key they were stored for, the thread that stored
 //! them and a depth, so a value returned for the wrong key, or one nobody stored, is seen.
 //!
 //! The visited-state set's models run with `u64` and `u32` signatures (where two slots share a
@@ -549,207 +550,11 @@ fn map_update_races_inserts(states: [StateHash; 3]) {
     assert_eq!(map.len(), 1, "{LOST}: len");
 }
 
-// ----- The dense layout ------------------------------------------------------------------------
+// ----- Tables of one-line buckets: the dense and cluster layouts ----------------------------
 //
 // `DenseCache`: one word per entry, so a reader can only see whole words. The naive protocol
 // splits each write into two stores (the new tag over the old value, then the whole word), the
 // torn entry a non-atomic write would leave, and every model here must then see it.
-
-/// Ten keys as a Zobrist hash would make them.
-const DENSE_WELL_MIXED: [u64; 10] = [
-    0x9e37_79b9_7f4a_7c15,
-    0xbf58_476d_1ce4_e5b9,
-    0x94d0_49bb_1331_11eb,
-    0xd6e8_feb8_6659_fd93,
-    0xa076_1d64_78bd_642f,
-    0xe703_7ed1_a0b4_28db,
-    0x8ebc_6af0_9c88_c6e3,
-    0x5899_65cc_7537_4cc3,
-    0x1d8e_4e27_c47d_124f,
-    0x2545_f491_4f6c_dd1d,
-];
-
-/// Ten keys as a careless caller makes them: small integers (0 included) and packed 15-puzzle
-/// boards one move apart.
-const DENSE_STRUCTURED: [u64; 10] = [
-    0,
-    1,
-    2,
-    3,
-    4,
-    0x1234_5678_9abc_def0,
-    0x1234_5678_9abc_de0f,
-    0x1234_5678_9abc_0def,
-    0x1234_5678_9ab0_cdef,
-    0x1234_5678_90ab_cdef,
-];
-
-/// A one-line dense table (eight entries) and the keys of one model run, whose tags differ (so
-/// that a false hit cannot pass for a torn entry).
-struct DenseFixture {
-    table: searchcache::DenseCache<Tagged>,
-    keys: [u64; 10],
-}
-
-impl DenseFixture {
-    fn new(keys: [u64; 10]) -> Arc<Self> {
-        let table = searchcache::DenseCache::new(Size::Entries(8)).unwrap();
-        assert_eq!(table.lines(), 1);
-        let mut tags: Vec<u16> = keys.iter().map(|&k| table.tag_of(k)).collect();
-        tags.sort_unstable();
-        tags.dedup();
-        assert_eq!(
-            tags.len(),
-            keys.len(),
-            "the model's keys need distinct tags"
-        );
-        Arc::new(DenseFixture { table, keys })
-    }
-
-    fn store(&self, k: usize, writer: u8, depth: u8) {
-        self.table
-            .store(self.keys[k], Fixture::value(k, writer, depth));
-    }
-
-    /// As [`Fixture::expect`].
-    fn expect(&self, k: usize, allowed: &[Option<Tagged>]) -> Option<Tagged> {
-        let got = self.table.probe(self.keys[k]);
-        assert!(
-            got.is_none_or(|v| usize::from(v.key) == k) && allowed.contains(&got),
-            "{WRONG}: dense probe of key #{k} ({:#x}) returned {got:?}, not one of {allowed:?}",
-            self.keys[k]
-        );
-        got
-    }
-}
-
-/// Defines a loom test per key set for a dense model; as `models!`.
-macro_rules! dense_models {
-    ($($model:ident => $mixed:ident, $structured:ident;)*) => {$(
-        #[test]
-        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
-        fn $mixed() {
-            explore(stringify!($mixed), || $model(DENSE_WELL_MIXED));
-        }
-
-        #[test]
-        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
-        fn $structured() {
-            explore(stringify!($structured), || $model(DENSE_STRUCTURED));
-        }
-    )*};
-}
-
-dense_models! {
-    dense_same_key_writers => dense_same_key_writers_mixed, dense_same_key_writers_structured;
-    dense_different_keys_one_line => dense_different_keys_one_line_mixed, dense_different_keys_one_line_structured;
-    dense_store_races_new_generation => dense_store_races_new_generation_mixed, dense_store_races_new_generation_structured;
-}
-
-/// Two writers store different values for key #8 while a reader probes. The full line holds
-/// #0..#7, #1 at depth 1 and the others at 5, so both writers (depth 3) take #1's entry. A
-/// word cannot tear, so afterwards #8 holds one writer's value, never a miss (the wide layout
-/// may lose it to a torn pair).
-fn dense_same_key_writers(keys: [u64; 10]) {
-    let f = DenseFixture::new(keys);
-    for k in 0..8 {
-        f.store(k, 0, if k == 1 { 1 } else { 5 });
-    }
-    let writers: Vec<_> = [1u8, 2]
-        .into_iter()
-        .map(|w| {
-            let f = f.clone();
-            thread::spawn(move || f.store(8, w, 3))
-        })
-        .collect();
-    let_writers_run_first();
-    let by = |w| Some(Fixture::value(8, w, 3));
-    f.expect(8, &[None, by(1), by(2)]);
-    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
-    for w in writers {
-        w.join().unwrap();
-    }
-    f.expect(8, &[by(1), by(2)]);
-    f.expect(1, &[None]);
-    for k in (0..8).filter(|&k| k != 1) {
-        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
-    }
-}
-
-/// Two writers store different keys (#8, #9, depth 4) into one line holding #0..#6 (#1 at
-/// depth 2, the others deeper) and one empty entry, while a reader probes. The first takes the
-/// empty entry; the other takes it too (if it did not see the first) or evicts #1.
-fn dense_different_keys_one_line(keys: [u64; 10]) {
-    let f = DenseFixture::new(keys);
-    for k in 0..7 {
-        f.store(k, 0, if k == 1 { 2 } else { 5 });
-    }
-    let writers: Vec<_> = [8usize, 9]
-        .into_iter()
-        .map(|k| {
-            let f = f.clone();
-            thread::spawn(move || f.store(k, k as u8, 4))
-        })
-        .collect();
-    let_writers_run_first();
-    let own = |k: usize| Some(Fixture::value(k, k as u8, 4));
-    f.expect(8, &[None, own(8)]);
-    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
-    f.expect(9, &[None, own(9)]);
-    for w in writers {
-        w.join().unwrap();
-    }
-    let eight = f.expect(8, &[None, own(8)]);
-    let nine = f.expect(9, &[None, own(9)]);
-    assert!(
-        eight.is_some() || nine.is_some(),
-        "{WRONG}: both stores lost"
-    );
-    f.expect(1, &[None, Some(Fixture::value(1, 0, 2))]);
-    for k in (0..7).filter(|&k| k != 1) {
-        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
-    }
-}
-
-/// A store of key #8 races `new_generation()` at the wrap-around, as
-/// `store_races_new_generation`: #1 (depth 1) was written in generation 0, #0 and #2..#7
-/// (depth 5) in 127. Read 127: #1 is evicted; read 0 (128 wraps): #0, the first of equals.
-fn dense_store_races_new_generation(keys: [u64; 10]) {
-    let f = DenseFixture::new(keys);
-    f.store(1, 0, 1);
-    for _ in 0..127 {
-        f.table.new_generation();
-    }
-    for k in (0..8).filter(|&k| k != 1) {
-        f.store(k, 0, 5);
-    }
-    let writer = {
-        let f = f.clone();
-        thread::spawn(move || f.store(8, 1, 3))
-    };
-    let_writers_run_first();
-    f.table.new_generation();
-    f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
-    f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
-    f.expect(8, &[None, Some(Fixture::value(8, 1, 3))]);
-    writer.join().unwrap();
-    assert_eq!(f.table.generation(), 0);
-    f.expect(8, &[Some(Fixture::value(8, 1, 3))]);
-    for k in 2..8 {
-        f.expect(k, &[Some(Fixture::value(k, 0, 5))]);
-    }
-    let one = f.expect(1, &[None, Some(Fixture::value(1, 0, 1))]);
-    let zero = f.expect(0, &[None, Some(Fixture::value(0, 0, 5))]);
-    let hashfull = f.table.hashfull();
-    match (one, zero) {
-        (None, Some(_)) => assert_eq!(hashfull, 0, "{WRONG}: evicted #1 in generation 0"),
-        // #8 and #1 of generation 0: 2 of 8 entries.
-        (Some(_), None) => assert_eq!(hashfull, 250, "{WRONG}: evicted #0 in generation 127"),
-        _ => panic!("{WRONG}: exactly one of #0 and #1 must be evicted: {one:?} {zero:?}"),
-    }
-}
-
-// ----- Tables of one-line buckets: the cluster layout ---------------------------------------
 //
 // `ClusterCache`: entries of a data word and a 16-bit check (`tag ^ fold(data)`), two stores
 // each, so a reader can see a torn pair, which must fail its check. The naive protocol makes
@@ -762,8 +567,24 @@ fn dense_store_races_new_generation(keys: [u64; 10]) {
 //
 // One key set per model: the table sees a key only as its line (there is one) and its 16-bit
 // tag, and the fixture checks that the tags differ, so a second key set would explore the same
-// executions again with other tag values. The structured set is kept: its key 0 has the mixed
-// key 0, whose tag is the stand-in 1.
+// executions again with other tag values (well-mixed keys explored exactly as many as these,
+// for every model of both layouts). The structured set is kept: its key 0 has the mixed key 0,
+// whose tag is the stand-in 1.
+
+/// Ten keys as a careless caller makes them: small integers (0 included) and packed 15-puzzle
+/// boards one move apart.
+const LINE_KEYS: [u64; 10] = [
+    0,
+    1,
+    2,
+    3,
+    4,
+    0x1234_5678_9abc_def0,
+    0x1234_5678_9abc_de0f,
+    0x1234_5678_9abc_0def,
+    0x1234_5678_9ab0_cdef,
+    0x1234_5678_90ab_cdef,
+];
 
 /// What the one-line models use of a table of one-line buckets.
 trait OneLine: Send + Sync + 'static {
@@ -816,6 +637,7 @@ macro_rules! one_line {
 }
 
 one_line! {
+    DenseCache, tears: false;
     ClusterCache, tears: true;
 }
 
@@ -869,6 +691,7 @@ macro_rules! line_models {
     )*};
 }
 
+type Dense = searchcache::DenseCache<Tagged>;
 type Cluster = searchcache::ClusterCache<Tagged>;
 
 // `cluster_different_keys_one_line` runs with at most 2 preemptions, not 3 (403,362
@@ -882,9 +705,12 @@ type Cluster = searchcache::ClusterCache<Tagged>;
 // A third adds schedules cut more finely (a writer cut twice, say), which none of these needs;
 // the cost is that the model no longer covers them (`same_key_writers` still runs at 3).
 line_models! {
-    cluster_same_key_writers: line_same_key_writers::<Cluster>(DENSE_STRUCTURED), preemptions 3;
-    cluster_different_keys_one_line: line_different_keys::<Cluster>(DENSE_STRUCTURED), preemptions 2;
-    cluster_store_races_new_generation: line_store_races_new_generation::<Cluster>(DENSE_STRUCTURED), preemptions 3;
+    dense_same_key_writers: line_same_key_writers::<Dense>(LINE_KEYS), preemptions 3;
+    dense_different_keys_one_line: line_different_keys::<Dense>(LINE_KEYS), preemptions 3;
+    dense_store_races_new_generation: line_store_races_new_generation::<Dense>(LINE_KEYS), preemptions 3;
+    cluster_same_key_writers: line_same_key_writers::<Cluster>(LINE_KEYS), preemptions 3;
+    cluster_different_keys_one_line: line_different_keys::<Cluster>(LINE_KEYS), preemptions 2;
+    cluster_store_races_new_generation: line_store_races_new_generation::<Cluster>(LINE_KEYS), preemptions 3;
 }
 
 /// Two writers store different values for key #n while a reader probes. The full line holds
