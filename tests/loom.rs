@@ -2,10 +2,11 @@
 //! and every value a relaxed load may return. Run with
 //! `RUSTFLAGS="--cfg searchcache_loom" LOOM_MAX_PREEMPTIONS=3 cargo test --release --test loom --target-dir target/loom`.
 //!
-//! The wide table's models run twice: with well-mixed keys and with structured ones (small
-//! integers and packed 15-puzzle boards); the dense and cluster tables' models once, with
-//! structured keys (their section says why). Values name the key they were stored for, the thread that stored
-//! them and a depth, so a value returned for the wrong key, or one nobody stored, is seen.
+//! The tables' models run with structured keys (small integers, 0 included, and packed
+//! 15-puzzle boards): a table sees keys only mixed (a bijection), so well-mixed keys explored
+//! the same executions again (`models!` says more). Values name the key they were stored for,
+//! the thread that stored them and a depth, so a value returned for the wrong key, or one
+//! nobody stored, is seen.
 //!
 //! The visited-state set's models run with `u64` and `u32` signatures (where two slots share a
 //! word) and with hashed and structured states.
@@ -22,16 +23,6 @@ use searchcache::{
     Inserted, Pack64, SearchCache, Signature, Size, StateHash, VisitedMap, VisitedSet,
 };
 use std::sync::Arc;
-
-/// Keys as a Zobrist hash would make them.
-const WELL_MIXED: [u64; 6] = [
-    0x9e37_79b9_7f4a_7c15,
-    0xbf58_476d_1ce4_e5b9,
-    0x94d0_49bb_1331_11eb,
-    0xd6e8_feb8_6659_fd93,
-    0xa076_1d64_78bd_642f,
-    0xe703_7ed1_a0b4_28db,
-];
 
 /// Keys as a careless caller makes them: small integers (0 included) and packed 15-puzzle
 /// boards one move apart, which differ from each other in a few low bits.
@@ -160,28 +151,28 @@ fn let_writers_run_first() {
     thread::yield_now();
 }
 
-/// Defines a loom test per key set for a model `fn(keys)`. Under `--cfg searchcache_naive` the
-/// tests must panic with [`WRONG`]: that is the test of the test.
+/// Defines a loom test of a model `fn(keys)` with the structured keys. Under `--cfg
+/// searchcache_naive` the tests must panic with [`WRONG`]: that is the test of the test.
+///
+/// One key set per model: the table sees a key only through the mixer, a bijection, and the
+/// models' bucket is the table's one, so well-mixed keys explored exactly the executions these
+/// do (448,604, 207,879 and 65) with other check values. The structured set is kept: its key 0
+/// mixes to 0, the one key whose tag an empty entry carries (`table.rs`), a case well-mixed
+/// keys do not reach.
 macro_rules! models {
-    ($($model:ident => $mixed:ident, $structured:ident;)*) => {$(
+    ($($model:ident => $name:ident;)*) => {$(
         #[test]
         #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
-        fn $mixed() {
-            explore(stringify!($mixed), || $model(WELL_MIXED));
-        }
-
-        #[test]
-        #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
-        fn $structured() {
-            explore(stringify!($structured), || $model(STRUCTURED));
+        fn $name() {
+            explore(stringify!($name), || $model(STRUCTURED));
         }
     )*};
 }
 
 models! {
-    same_key_writers => same_key_writers_mixed, same_key_writers_structured;
-    different_keys_one_bucket => different_keys_one_bucket_mixed, different_keys_one_bucket_structured;
-    store_races_new_generation => store_races_new_generation_mixed, store_races_new_generation_structured;
+    same_key_writers => same_key_writers_structured;
+    different_keys_one_bucket => different_keys_one_bucket_structured;
+    store_races_new_generation => store_races_new_generation_structured;
 }
 
 /// Two writers store different values for key #4 while a reader probes. The full bucket holds
