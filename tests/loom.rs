@@ -117,21 +117,19 @@ impl Fixture {
 /// Runs `model` under loom, prints how many executions it explored and how long that took (see
 /// them with `--nocapture`), and fails if loom explored next to nothing.
 fn explore(name: &str, model: fn()) {
-    explore_within(name, usize::MAX, model);
+    explore_within(name, None, model);
 }
 
-/// As [`explore`], with at most `preemptions` preemptions (fewer if `LOOM_MAX_PREEMPTIONS`
-/// says so).
-fn explore_within(name: &str, preemptions: usize, model: fn()) {
+/// As [`explore`], with at most `preemptions` preemptions when that is `Some` (fewer if
+/// `LOOM_MAX_PREEMPTIONS` says so); `None` leaves loom's bound as `LOOM_MAX_PREEMPTIONS` sets it.
+fn explore_within(name: &str, preemptions: Option<usize>, model: fn()) {
     let start = std::time::Instant::now();
     let executions = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counter = executions.clone();
     let mut builder = loom::model::Builder::new();
-    builder.preemption_bound = Some(
-        builder
-            .preemption_bound
-            .map_or(preemptions, |b| b.min(preemptions)),
-    );
+    if let Some(cap) = preemptions {
+        builder.preemption_bound = Some(builder.preemption_bound.map_or(cap, |b| b.min(cap)));
+    }
     builder.check(move || {
         counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         model();
@@ -671,13 +669,15 @@ impl<T: OneLine> LineFixture<T> {
 }
 
 /// Defines a loom test of a one-line model `fn::<T>(keys)` per table type and key set, with
-/// at most `$p` preemptions; under `--cfg searchcache_naive` each must panic with [`WRONG`].
+/// at most `$p` preemptions where given; under `--cfg searchcache_naive` each must panic with
+/// [`WRONG`].
 macro_rules! line_models {
-    ($($name:ident: $model:ident::<$table:ty>($keys:ident), preemptions $p:literal;)*) => {$(
+    ($($name:ident: $model:ident::<$table:ty>($keys:ident) $(, preemptions $p:literal)?;)*) => {$(
         #[test]
         #[cfg_attr(searchcache_naive, should_panic(expected = "WRONG VALUE"))]
         fn $name() {
-            explore_within(stringify!($name), $p, || $model::<$table>(&$keys));
+            let preemptions = Option::<usize>::None $(.or(Some($p)))?;
+            explore_within(stringify!($name), preemptions, || $model::<$table>(&$keys));
         }
     )*};
 }
@@ -696,12 +696,12 @@ type Cluster = searchcache::ClusterCache<Tagged>;
 // A third adds schedules cut more finely (a writer cut twice, say), which none of these needs;
 // the cost is that the model no longer covers them (`same_key_writers` still runs at 3).
 line_models! {
-    dense_same_key_writers: line_same_key_writers::<Dense>(LINE_KEYS), preemptions 3;
-    dense_different_keys_one_line: line_different_keys::<Dense>(LINE_KEYS), preemptions 3;
-    dense_store_races_new_generation: line_store_races_new_generation::<Dense>(LINE_KEYS), preemptions 3;
-    cluster_same_key_writers: line_same_key_writers::<Cluster>(LINE_KEYS), preemptions 3;
+    dense_same_key_writers: line_same_key_writers::<Dense>(LINE_KEYS);
+    dense_different_keys_one_line: line_different_keys::<Dense>(LINE_KEYS);
+    dense_store_races_new_generation: line_store_races_new_generation::<Dense>(LINE_KEYS);
+    cluster_same_key_writers: line_same_key_writers::<Cluster>(LINE_KEYS);
     cluster_different_keys_one_line: line_different_keys::<Cluster>(LINE_KEYS), preemptions 2;
-    cluster_store_races_new_generation: line_store_races_new_generation::<Cluster>(LINE_KEYS), preemptions 3;
+    cluster_store_races_new_generation: line_store_races_new_generation::<Cluster>(LINE_KEYS);
 }
 
 /// Two writers store different values for key #n while a reader probes. The full line holds
