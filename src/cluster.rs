@@ -1,18 +1,10 @@
 //! `ClusterCache`: the transposition table in Stockfish's shape, six ten-byte entries per line.
 
-use crate::alloc;
 use crate::cluster_line::{self, choose, held, ClusterLine, CLUSTER_ENTRIES};
 use crate::dense_line::Choice;
 use crate::dense_word::tag16;
-use crate::error::Error;
-use crate::line_table::LineTable;
-use crate::options::Options;
+use crate::line_table::{line_table_api, LineTable};
 use crate::pack::{age, decode, encode, generation_of, restamp, Fits, Pack64, OCCUPIED};
-use crate::persist::Kind;
-use crate::size::Size;
-use crate::stats::CacheStats;
-use std::fmt;
-use std::io::{Read, Write};
 use std::marker::PhantomData;
 
 /// Lines sampled by `hashfull`: 167 lines are 1,002 entries.
@@ -34,7 +26,8 @@ const HASHFULL_SAMPLE_LINES: usize = 167;
 ///
 /// A sibling type, as `DenseCache`, for the same reasons: the layout is a property of the
 /// type, and the other tables' code and guarantees stay as they were. All three take the same
-/// [`Options`], [`Size`] and [`Pack64`] values and have the same methods.
+/// [`Options`](crate::Options), [`Size`](crate::Size) and
+/// [`Pack64`] values and have the same methods.
 ///
 /// # Guarantees
 ///
@@ -93,48 +86,17 @@ pub struct ClusterCache<V: Pack64> {
     _values: PhantomData<fn(V) -> V>,
 }
 
+line_table_api!(
+    ClusterCache,
+    ClusterLine,
+    CLUSTER_ENTRIES,
+    "6",
+    Fits,
+    ClusterCache,
+    "7"
+);
+
 impl<V: Pack64> ClusterCache<V> {
-    /// A table of `size` with the default [`Options`].
-    ///
-    /// Errors: a size below one line (64 bytes, 6 entries), a size that overflows the address
-    /// space, or memory the OS refuses. Never panics or aborts.
-    pub fn new(size: Size) -> Result<Self, Error> {
-        Self::with_options(size, Options::default())
-    }
-
-    /// A table of `size` built as `options` say. Errors: as [`new`](Self::new).
-    pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
-        let () = Fits::<V>::CHECK;
-        Ok(Self::wrap(LineTable::new(size, options)?))
-    }
-
-    fn wrap(table: LineTable<ClusterLine, CLUSTER_ENTRIES>) -> Self {
-        ClusterCache {
-            table,
-            _values: PhantomData,
-        }
-    }
-
-    /// Replaces the table with an empty one of `size`, keeping the generation. The new memory
-    /// is allocated first, so on error the old table is kept, entries and all.
-    pub fn resize(&mut self, size: Size) -> Result<(), Error> {
-        self.table.resize(size)
-    }
-
-    /// The line `key` lives in, `0..lines()`. Exposed for tests; never needed to use the table.
-    #[must_use]
-    pub fn line_of(&self, key: u64) -> usize {
-        self.table.line_of(key)
-    }
-
-    /// The 16-bit tag `key`'s entries are checked against, `1..=65535`: two keys of one line
-    /// with the same tag are one key to the table (the Guarantees' false hit). Exposed for
-    /// tests.
-    #[must_use]
-    pub fn tag_of(&self, key: u64) -> u16 {
-        tag16(self.table.mixed(key)) as u16
-    }
-
     /// The first entry of `key`'s line vouching for its tag: line, index, data word (without
     /// `OCCUPIED`: none) and tag.
     #[inline(always)]
@@ -212,24 +174,6 @@ impl<V: Pack64> ClusterCache<V> {
         }
     }
 
-    /// Starts loading `key`'s line into the cache (a hint, as
-    /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.table.locate(self.table.mixed(key)).0);
-    }
-
-    /// Starts a new generation: every stored entry becomes one generation older (mod 128).
-    pub fn new_generation(&self) {
-        self.table.new_generation();
-    }
-
-    /// The current generation, `0..128`.
-    #[must_use]
-    pub fn generation(&self) -> u8 {
-        self.table.generation()
-    }
-
     /// Permille of entries written (stored or refreshed) in the current generation, over the
     /// first 167 lines (1,002 entries; the whole table when smaller), for UCI's `hashfull`.
     #[must_use]
@@ -251,68 +195,5 @@ impl<V: Pack64> ClusterCache<V> {
     /// [`SearchCache::prefault`](crate::SearchCache::prefault)).
     pub fn prefault(&self) {
         self.table.prefault(cluster_line::touch);
-    }
-
-    /// Entries when full: 6 per line.
-    #[must_use]
-    pub fn capacity(&self) -> usize {
-        self.table.capacity()
-    }
-
-    /// The number of 64-byte lines.
-    #[must_use]
-    pub fn lines(&self) -> usize {
-        self.table.lines()
-    }
-
-    /// Bytes of entry memory: `64 × lines()`.
-    #[must_use]
-    pub fn memory_bytes(&self) -> usize {
-        self.table.memory_bytes()
-    }
-
-    /// The options the table was built with.
-    #[must_use]
-    pub fn options(&self) -> Options {
-        self.table.options()
-    }
-
-    /// Bytes of the table on transparent huge pages now (Linux; `None` elsewhere).
-    #[must_use]
-    pub fn huge_page_bytes(&self) -> Option<usize> {
-        self.table.huge_page_bytes()
-    }
-
-    /// Writes the table to `w` in the format of [`crate::persist`] (kind 7, `ClusterCache`).
-    /// Errors: [`Error::Io`] from `w`.
-    pub fn save(&self, w: impl Write) -> Result<(), Error> {
-        self.table
-            .save(w, Kind::ClusterCache, V::BITS, V::AGE_WEIGHT)
-    }
-
-    /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
-    /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file of
-    /// another layout is [`crate::persist::FileError::Kind`].
-    pub fn load(r: impl Read) -> Result<Self, Error> {
-        let () = Fits::<V>::CHECK;
-        let table = LineTable::load(r, Kind::ClusterCache, V::BITS, V::AGE_WEIGHT)?;
-        Ok(Self::wrap(table))
-    }
-
-    /// The counters, with the `stats` cargo feature; `None` without it.
-    #[must_use]
-    pub fn stats(&self) -> Option<CacheStats> {
-        self.table.stats()
-    }
-
-    /// Sets the counters back to zero.
-    pub fn reset_stats(&self) {
-        self.table.reset_stats();
-    }
-}
-
-impl<V: Pack64> fmt::Debug for ClusterCache<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.table.debug("ClusterCache", f)
     }
 }

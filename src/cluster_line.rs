@@ -26,10 +26,26 @@ use crate::victim::victim;
 use std::hint::select_unpredictable;
 use std::ops::Range;
 
-/// Entries per cluster line.
+/// Entries per cluster line: six.
+#[cfg(not(searchcache_loom))]
 pub(crate) const CLUSTER_ENTRIES: usize = 6;
 
-/// Check words in a line: six used, two always zero, so that the line is 64 bytes of atomics.
+/// Entries per cluster line in this crate's own loom models (`--cfg searchcache_loom`, not a
+/// downstream crate's `--cfg loom`): three, so that each scan is 6 loom atomics and not 12.
+/// The models explore as many executions either way (loads of entries no other thread writes
+/// add none), but each execution costs less: 11.6 s against 16.7-23.2 s for the same 207,381
+/// executions of `cluster_same_key_writers` (BENCHMARKS.md, "The cluster layout").
+/// Nothing of the protocol depends on the width: an entry is its own two words, written and
+/// read alone; a scan looks at each entry once, in order; the store's choice is the shared
+/// victim rule over what it read. Three is the fewest entries in which every model still has
+/// its cases: the entry two writers fight over, an entry holding another key that must stay
+/// (and whose check a torn pair could pass for), and two entries of equal worth (the first of
+/// equals).
+#[cfg(searchcache_loom)]
+pub(crate) const CLUSTER_ENTRIES: usize = 3;
+
+/// Check words in a line: six used (three under `searchcache_loom`), the rest always zero, so
+/// that the line is 64 bytes of atomics.
 const CHECK_WORDS: usize = 8;
 
 /// Six data words, then eight 16-bit check words (the last two unused).

@@ -3,16 +3,9 @@
 use crate::alloc;
 use crate::dense_line::{self, choose, held, Choice, Line, DENSE_ENTRIES};
 use crate::dense_word::{decode, encode, generation_of, restamp, tag16, tag_of, FitsDense};
-use crate::error::Error;
-use crate::line_table::LineTable;
-use crate::options::Options;
+use crate::line_table::{line_table_api, LineTable};
 use crate::pack::{age, Pack64};
-use crate::persist::Kind;
-use crate::size::Size;
-use crate::stats::CacheStats;
 use crate::sync::Ordering::Relaxed;
-use std::fmt;
-use std::io::{Read, Write};
 use std::marker::PhantomData;
 
 /// Lines sampled by `hashfull`: 125 lines are 1,000 entries.
@@ -33,7 +26,8 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// Why a sibling type and not an option: the payload width is a property of the type, so a
 /// value too wide for this layout is refused where the table is built, at compile time, and
 /// the wide table's code and its guarantees stay exactly as they were. Both types take the
-/// same [`Options`], [`Size`] and [`Pack64`] values and have the same methods.
+/// same [`Options`](crate::Options), [`Size`](crate::Size) and
+/// [`Pack64`] values and have the same methods.
 ///
 /// # Guarantees
 ///
@@ -92,47 +86,17 @@ pub struct DenseCache<V: Pack64> {
     _values: PhantomData<fn(V) -> V>,
 }
 
+line_table_api!(
+    DenseCache,
+    Line,
+    DENSE_ENTRIES,
+    "8",
+    FitsDense,
+    DenseCache,
+    "5"
+);
+
 impl<V: Pack64> DenseCache<V> {
-    /// A table of `size` with the default [`Options`].
-    ///
-    /// Errors: a size below one line (64 bytes, 8 entries), a size that overflows the address
-    /// space, or memory the OS refuses. Never panics or aborts.
-    pub fn new(size: Size) -> Result<Self, Error> {
-        Self::with_options(size, Options::default())
-    }
-
-    /// A table of `size` built as `options` say. Errors: as [`new`](Self::new).
-    pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
-        let () = FitsDense::<V>::CHECK;
-        Ok(Self::wrap(LineTable::new(size, options)?))
-    }
-
-    fn wrap(table: LineTable<Line, DENSE_ENTRIES>) -> Self {
-        DenseCache {
-            table,
-            _values: PhantomData,
-        }
-    }
-
-    /// Replaces the table with an empty one of `size`, keeping the generation. The new memory
-    /// is allocated first, so on error the old table is kept, entries and all.
-    pub fn resize(&mut self, size: Size) -> Result<(), Error> {
-        self.table.resize(size)
-    }
-
-    /// The line `key` lives in, `0..lines()`. Exposed for tests; never needed to use the table.
-    #[must_use]
-    pub fn line_of(&self, key: u64) -> usize {
-        self.table.line_of(key)
-    }
-
-    /// The 16-bit tag `key`'s entries carry, `1..=65535`: two keys of one line with the same
-    /// tag are one key to the table (the Guarantees' false hit). Exposed for tests.
-    #[must_use]
-    pub fn tag_of(&self, key: u64) -> u16 {
-        tag16(self.table.mixed(key)) as u16
-    }
-
     /// The first matching entry of `key`'s line: its line, index, word (0: none) and tag.
     #[inline(always)]
     fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
@@ -208,24 +172,6 @@ impl<V: Pack64> DenseCache<V> {
         }
     }
 
-    /// Starts loading `key`'s line into the cache (a hint, as
-    /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.table.locate(self.table.mixed(key)).0);
-    }
-
-    /// Starts a new generation: every stored entry becomes one generation older (mod 128).
-    pub fn new_generation(&self) {
-        self.table.new_generation();
-    }
-
-    /// The current generation, `0..128`.
-    #[must_use]
-    pub fn generation(&self) -> u8 {
-        self.table.generation()
-    }
-
     /// Permille of entries written (stored or refreshed) in the current generation, over the
     /// first 125 lines (1,000 entries; the whole table when smaller), for UCI's `hashfull`.
     #[must_use]
@@ -249,67 +195,5 @@ impl<V: Pack64> DenseCache<V> {
         self.table.prefault(|line| {
             let _ = line.0[0].compare_exchange(0, 0, Relaxed, Relaxed);
         });
-    }
-
-    /// Entries when full: 8 per line.
-    #[must_use]
-    pub fn capacity(&self) -> usize {
-        self.table.capacity()
-    }
-
-    /// The number of 64-byte lines.
-    #[must_use]
-    pub fn lines(&self) -> usize {
-        self.table.lines()
-    }
-
-    /// Bytes of entry memory: `64 × lines()`.
-    #[must_use]
-    pub fn memory_bytes(&self) -> usize {
-        self.table.memory_bytes()
-    }
-
-    /// The options the table was built with.
-    #[must_use]
-    pub fn options(&self) -> Options {
-        self.table.options()
-    }
-
-    /// Bytes of the table on transparent huge pages now (Linux; `None` elsewhere).
-    #[must_use]
-    pub fn huge_page_bytes(&self) -> Option<usize> {
-        self.table.huge_page_bytes()
-    }
-
-    /// Writes the table to `w` in the format of [`crate::persist`] (kind 5, `DenseCache`).
-    /// Errors: [`Error::Io`] from `w`.
-    pub fn save(&self, w: impl Write) -> Result<(), Error> {
-        self.table.save(w, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)
-    }
-
-    /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
-    /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file of
-    /// the wide layout is [`crate::persist::FileError::Kind`].
-    pub fn load(r: impl Read) -> Result<Self, Error> {
-        let () = FitsDense::<V>::CHECK;
-        let table = LineTable::load(r, Kind::DenseCache, V::BITS, V::AGE_WEIGHT)?;
-        Ok(Self::wrap(table))
-    }
-
-    /// The counters, with the `stats` cargo feature; `None` without it.
-    #[must_use]
-    pub fn stats(&self) -> Option<CacheStats> {
-        self.table.stats()
-    }
-
-    /// Sets the counters back to zero.
-    pub fn reset_stats(&self) {
-        self.table.reset_stats();
-    }
-}
-
-impl<V: Pack64> fmt::Debug for DenseCache<V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.table.debug("DenseCache", f)
     }
 }

@@ -219,3 +219,152 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
             .finish_non_exhaustive()
     }
 }
+
+/// The public methods in which `DenseCache` and `ClusterCache` differ only by name, written
+/// once: construction, sizing, the generation, `prefetch`, `save`/`load`, the counters and
+/// `Debug`. Each table's file keeps what looks inside an entry (`probe`, `probe_refresh`,
+/// `store`, `hashfull`, `clear`, `prefault`) and its type's documentation.
+///
+/// `line_table_api!(Table, Line, ENTRIES, "n", Fits, Kind, "k")`: the table type (a struct
+/// with fields `table: LineTable<Line, ENTRIES>` and `_values`), its line type and entry
+/// count, the count as the docs write it, the compile-time check that a value fits, and the
+/// file kind with its number.
+macro_rules! line_table_api {
+    ($table:ident, $line:ty, $entries:ident, $n:literal, $fits:ident, $kind:ident, $k:literal) => {
+        impl<V: $crate::pack::Pack64> $table<V> {
+            /// A table of `size` with the default [`Options`](crate::Options).
+            ///
+            #[doc = concat!("Errors: a size below one line (64 bytes, ", $n, " entries), a size")]
+            /// that overflows the address space, or memory the OS refuses. Never panics or
+            /// aborts.
+            pub fn new(size: $crate::size::Size) -> Result<Self, $crate::error::Error> {
+                Self::with_options(size, $crate::options::Options::default())
+            }
+
+            /// A table of `size` built as `options` say. Errors: as [`new`](Self::new).
+            pub fn with_options(
+                size: $crate::size::Size,
+                options: $crate::options::Options,
+            ) -> Result<Self, $crate::error::Error> {
+                let () = $fits::<V>::CHECK;
+                Ok(Self::wrap($crate::line_table::LineTable::new(
+                    size, options,
+                )?))
+            }
+
+            fn wrap(table: $crate::line_table::LineTable<$line, $entries>) -> Self {
+                $table {
+                    table,
+                    _values: std::marker::PhantomData,
+                }
+            }
+
+            /// Replaces the table with an empty one of `size`, keeping the generation. The new
+            /// memory is allocated first, so on error the old table is kept, entries and all.
+            pub fn resize(&mut self, size: $crate::size::Size) -> Result<(), $crate::error::Error> {
+                self.table.resize(size)
+            }
+
+            /// The line `key` lives in, `0..lines()`. Exposed for tests; never needed to use
+            /// the table.
+            #[must_use]
+            pub fn line_of(&self, key: u64) -> usize {
+                self.table.line_of(key)
+            }
+
+            /// The 16-bit tag `key`'s entries are checked against, `1..=65535`: two keys of
+            /// one line with the same tag are one key to the table (the Guarantees' false
+            /// hit). Exposed for tests.
+            #[must_use]
+            pub fn tag_of(&self, key: u64) -> u16 {
+                $crate::dense_word::tag16(self.table.mixed(key)) as u16
+            }
+
+            /// Starts loading `key`'s line into the cache (a hint, as
+            /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
+            #[inline]
+            pub fn prefetch(&self, key: u64) {
+                $crate::alloc::prefetch(self.table.locate(self.table.mixed(key)).0);
+            }
+
+            /// Starts a new generation: every stored entry becomes one generation older (mod
+            /// 128).
+            pub fn new_generation(&self) {
+                self.table.new_generation();
+            }
+
+            /// The current generation, `0..128`.
+            #[must_use]
+            pub fn generation(&self) -> u8 {
+                self.table.generation()
+            }
+
+            #[doc = concat!("Entries when full: ", $n, " per line.")]
+            #[must_use]
+            pub fn capacity(&self) -> usize {
+                self.table.capacity()
+            }
+
+            /// The number of 64-byte lines.
+            #[must_use]
+            pub fn lines(&self) -> usize {
+                self.table.lines()
+            }
+
+            /// Bytes of entry memory: `64 × lines()`.
+            #[must_use]
+            pub fn memory_bytes(&self) -> usize {
+                self.table.memory_bytes()
+            }
+
+            /// The options the table was built with.
+            #[must_use]
+            pub fn options(&self) -> $crate::options::Options {
+                self.table.options()
+            }
+
+            /// Bytes of the table on transparent huge pages now (Linux; `None` elsewhere).
+            #[must_use]
+            pub fn huge_page_bytes(&self) -> Option<usize> {
+                self.table.huge_page_bytes()
+            }
+
+            /// Writes the table to `w` in the format of [`crate::persist`]
+            #[doc = concat!("(kind ", $k, ", `", stringify!($table), "`).")]
+            /// Errors: [`Error::Io`](crate::Error::Io) from `w`.
+            pub fn save(&self, w: impl std::io::Write) -> Result<(), $crate::error::Error> {
+                let kind = $crate::persist::Kind::$kind;
+                self.table.save(w, kind, V::BITS, V::AGE_WEIGHT)
+            }
+
+            /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
+            /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file
+            /// of another layout is [`crate::persist::FileError::Kind`].
+            pub fn load(r: impl std::io::Read) -> Result<Self, $crate::error::Error> {
+                let () = $fits::<V>::CHECK;
+                let kind = $crate::persist::Kind::$kind;
+                let table = $crate::line_table::LineTable::load(r, kind, V::BITS, V::AGE_WEIGHT)?;
+                Ok(Self::wrap(table))
+            }
+
+            /// The counters, with the `stats` cargo feature; `None` without it.
+            #[must_use]
+            pub fn stats(&self) -> Option<$crate::stats::CacheStats> {
+                self.table.stats()
+            }
+
+            /// Sets the counters back to zero.
+            pub fn reset_stats(&self) {
+                self.table.reset_stats();
+            }
+        }
+
+        impl<V: $crate::pack::Pack64> std::fmt::Debug for $table<V> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.table.debug(stringify!($table), f)
+            }
+        }
+    };
+}
+
+pub(crate) use line_table_api;

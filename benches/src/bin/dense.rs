@@ -11,6 +11,11 @@
 //!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
 //!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
 //!    skips part 2.
+//! 4. with `--count TABLE` (wide, dense, cluster or hand), no timing: TABLE filled at `--mib`,
+//!    then 2^20 probes and 2^20 stores of random keys in the functions `count_probes` and
+//!    `count_stores`, for an instruction count that no load on the machine changes:
+//!    `valgrind --tool=callgrind --toggle-collect='*count_probes*' dense --mib 16 --count cluster`
+//!    (Ir ÷ 2^20 is instructions per probe, the `dyn` call included, as in part 2).
 //!
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
@@ -21,8 +26,8 @@ use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-const USAGE: &str =
-    "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE] [--timings true|false]";
+const USAGE: &str = "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE] \
+     [--timings true|false] [--count wide|dense|cluster|hand]";
 
 /// A bench value: 24 bits of its key (to count false hits) and a depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -278,9 +283,48 @@ fn replay(t: &dyn Table, ops: &[(u8, i8, u64)]) -> (f64, u64) {
     (hits as f64 / probes.max(1) as f64, wrong)
 }
 
+/// Operations of part 4.
+const COUNTED: u64 = 1 << 20;
+
+/// Probes `COUNTED` random keys of `universe` (about half of them stored); the hits.
+#[inline(never)]
+fn count_probes(t: &dyn Table, universe: u64) -> u64 {
+    let mut rng = WyRand::new(17);
+    (0..COUNTED)
+        .filter(|_| t.probe(key_of(below(rng.next_u64(), universe))).is_some())
+        .count() as u64
+}
+
+/// Stores `COUNTED` random keys of `universe`.
+#[inline(never)]
+fn count_stores(t: &dyn Table, universe: u64) {
+    let mut rng = WyRand::new(19);
+    for _ in 0..COUNTED {
+        let key = key_of(below(rng.next_u64(), universe));
+        t.store(key, value(key, (key & 7) as i8));
+    }
+}
+
+/// Part 4: one table filled with the universe's first keys, then the counted operations.
+fn count(mib: usize, name: &str) -> Result<(), String> {
+    let (_, t) = tables(mib)
+        .into_iter()
+        .find(|(n, _)| n.split(' ').next() == Some(name))
+        .ok_or_else(|| format!("no table '{name}'\n{USAGE}"))?;
+    let universe = (mib as u64) << 17;
+    for i in 0..universe / 2 {
+        let key = key_of(i);
+        t.store(key, value(key, (key & 7) as i8));
+    }
+    let hits = count_probes(t.as_ref(), universe);
+    count_stores(t.as_ref(), universe);
+    println!("{name}: {hits} hits of {COUNTED} probes, then {COUNTED} stores");
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let (mut mib, mut rounds, mut secs, mut trace) = (1024usize, 15usize, 0.05f64, None);
-    let mut timed = true;
+    let (mut timed, mut counted) = (true, None);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -297,8 +341,12 @@ fn main() -> Result<(), String> {
             }
             "--trace" => trace = Some(value),
             "--timings" => timed = value.parse().map_err(|_| bad())?,
+            "--count" => counted = Some(value),
             _ => return Err(USAGE.into()),
         }
+    }
+    if let Some(name) = counted {
+        return count(mib, &name);
     }
     let wide = SearchCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let dense = DenseCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
