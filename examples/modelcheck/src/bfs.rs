@@ -397,7 +397,7 @@ impl<M: Model> Shared<'_, M> {
         // inserts overlap instead of queueing.
         local.keys.clear();
         local.canonical.clear();
-        for next in local.successors.states() {
+        for (_, next) in local.successors.as_slice() {
             // With symmetry, one representative per successor, in order (the state itself
             // where the model gives none).
             let key = if self.symmetry {
@@ -412,11 +412,11 @@ impl<M: Model> Shared<'_, M> {
             local.keys.push(key);
         }
         local.kept.clear();
-        // Out of `local` while its states are borrowed (moving four empty `Vec`s allocates
+        // Out of `local` while its states are borrowed (moving two empty `Vec`s allocates
         // nothing).
         let mut successors = std::mem::take(&mut local.successors);
         let mut stopped = None;
-        for (k, next) in successors.states().iter().enumerate() {
+        for (k, (_, next)) in successors.as_slice().iter().enumerate() {
             let key = local.keys[k];
             let stored = local.canonical.get(k).unwrap_or(next);
             match reader.insert(stored, key) {

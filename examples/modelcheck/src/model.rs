@@ -45,8 +45,8 @@ pub trait Model: Send + Sync + 'static {
     /// itself (self-loops). `out` is empty on entry.
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Action, Self::State)>);
     /// The same successors as [`successors`](Self::successors), in the same order, appended to
-    /// `out` (empty on entry): what the search calls. The default calls `successors` and moves
-    /// its list in. A model whose states own heap memory may write each successor over one of
+    /// `out` (empty on entry): what the search calls. The default calls `successors` on
+    /// `out`'s own list. A model whose states own heap memory may write each successor over one of
     /// `out`'s spare states instead ([`Successors::push_copy`], which uses `clone_from`), so that
     /// a successor allocates nothing when the spare's buffers fit; its `Clone` must then
     /// implement `clone_from` to reuse them (`#[derive(Clone)]` does not). The checker does not
@@ -56,9 +56,7 @@ pub trait Model: Send + Sync + 'static {
         state: &Self::State,
         out: &mut Successors<Self::Action, Self::State>,
     ) {
-        let mut list = out.take_scratch();
-        self.successors(state, &mut list);
-        out.append_scratch(list);
+        self.successors(state, out.as_vec());
     }
     /// The properties checked on every distinct reachable state.
     fn invariants(&self) -> Vec<Invariant<Self::State>> {

@@ -12,22 +12,16 @@
 /// where the state's `Clone` implements it so (`#[derive(Clone)]` does not: it clones afresh)
 /// and the spare's capacity fits; with no spare left it clones.
 pub struct Successors<A, S> {
-    actions: Vec<A>,
-    states: Vec<S>,
-    /// States of earlier expansions, to be overwritten.
+    list: Vec<(A, S)>,
+    /// States of earlier expansions, to be overwritten (none for states that own no memory).
     spares: Vec<S>,
-    /// The list [`Model::successors`](crate::Model::successors) fills, for models that do not
-    /// write into spares (kept, so its buffer is not allocated per state).
-    scratch: Vec<(A, S)>,
 }
 
 impl<A, S> Default for Successors<A, S> {
     fn default() -> Self {
         Successors {
-            actions: Vec::new(),
-            states: Vec::new(),
+            list: Vec::new(),
             spares: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 }
@@ -49,52 +43,50 @@ impl<A, S: Clone> Successors<A, S> {
             }
             None => from.clone(),
         };
-        self.push(action, state);
-        let last = self.states.len() - 1;
-        &mut self.states[last]
+        self.list.push((action, state));
+        let last = self.list.len() - 1;
+        &mut self.list[last].1
     }
 
     /// Appends `state`, reached by `action`.
     #[inline]
     pub fn push(&mut self, action: A, state: S) {
-        self.actions.push(action);
-        self.states.push(state);
+        self.list.push((action, state));
     }
 
     /// How many successors the list holds.
     #[inline]
     pub fn len(&self) -> usize {
-        self.states.len()
+        self.list.len()
     }
 
     /// Whether the list is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
+        self.list.is_empty()
     }
 
-    /// The successor states, in order.
+    /// The successors, in order: each an action and the state it leads to.
     #[inline]
-    pub fn states(&self) -> &[S] {
-        &self.states
-    }
-
-    /// The actions, in order: `actions()[k]` leads to `states()[k]`.
-    #[inline]
-    pub fn actions(&self) -> &[A] {
-        &self.actions
+    pub fn as_slice(&self) -> &[(A, S)] {
+        &self.list
     }
 
     /// Moves every successor out, in order, and empties the list (it keeps its spares).
     pub fn drain(&mut self) -> impl Iterator<Item = (A, S)> + '_ {
-        self.actions.drain(..).zip(self.states.drain(..))
+        self.list.drain(..)
     }
 
-    /// Empties the list; its states become spares.
+    /// Empties the list; its states become spares (states that own no memory are dropped:
+    /// a spare of theirs saves nothing).
     #[inline]
     pub fn clear(&mut self) {
-        self.spares.append(&mut self.states);
-        self.actions.clear();
+        if std::mem::needs_drop::<S>() {
+            self.spares
+                .extend(self.list.drain(..).map(|(_, state)| state));
+        } else {
+            self.list.clear();
+        }
     }
 
     /// How many spares the list keeps (each a state of an earlier expansion).
@@ -102,33 +94,25 @@ impl<A, S: Clone> Successors<A, S> {
         self.spares.len()
     }
 
-    /// The reused list for [`Model::successors`](crate::Model::successors), empty.
-    pub(crate) fn take_scratch(&mut self) -> Vec<(A, S)> {
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        scratch
-    }
-
-    /// Appends every successor of `scratch` (emptied) and keeps its buffer for the next call.
-    pub(crate) fn append_scratch(&mut self, mut scratch: Vec<(A, S)>) {
-        for (action, state) in scratch.drain(..) {
-            self.push(action, state);
-        }
-        self.scratch = scratch;
+    /// The list itself, for [`Model::successors`](crate::Model::successors) to append to.
+    #[inline]
+    pub(crate) fn as_vec(&mut self) -> &mut Vec<(A, S)> {
+        &mut self.list
     }
 
     /// Moves the states at `kept` (ascending positions) to the end of `into`, in order, and
-    /// empties the list: the other states become spares.
+    /// empties the list: the other states become spares, as with [`clear`](Self::clear).
+    #[inline]
     pub(crate) fn move_out(&mut self, kept: &[usize], into: &mut Vec<S>) {
+        let spare = std::mem::needs_drop::<S>();
         let mut kept = kept.iter().copied().peekable();
-        for (k, state) in self.states.drain(..).enumerate() {
+        for (k, (_, state)) in self.list.drain(..).enumerate() {
             if kept.next_if_eq(&k).is_some() {
                 into.push(state);
-            } else {
+            } else if spare {
                 self.spares.push(state);
             }
         }
-        self.actions.clear();
     }
 }
 
@@ -140,30 +124,45 @@ mod tests {
     fn a_copy_over_a_spare_holds_the_source_and_reuses_its_buffer() {
         let mut out: Successors<u8, Vec<u32>> = Successors::new();
         out.push_copy(0, &vec![1; 100]).push(7);
-        assert_eq!(out.states(), [[vec![1; 100], vec![7]].concat()]);
+        assert_eq!(out.as_slice(), [(0, [vec![1; 100], vec![7]].concat())]);
         out.clear();
         assert_eq!((out.len(), out.spares()), (0, 1));
         let next = out.push_copy(1, &vec![2, 3]);
         assert_eq!(*next, vec![2, 3], "no trace of the spare's old contents");
         assert!(next.capacity() >= 101, "the spare's buffer, not a new one");
-        assert_eq!(out.actions(), [1]);
+        assert_eq!(out.as_slice(), [(1, vec![2, 3])]);
         assert_eq!(out.spares(), 0);
     }
 
     #[test]
     fn moving_out_keeps_the_order_and_spares_the_rest() {
-        let mut out: Successors<u8, u32> = Successors::new();
+        let mut out: Successors<u8, Box<u32>> = Successors::new();
         for k in 0..5 {
-            out.push(k, u32::from(k) * 10);
+            out.push(k, Box::new(u32::from(k) * 10));
         }
-        let mut kept = vec![99];
+        let mut kept = vec![Box::new(99)];
         out.move_out(&[1, 3, 4], &mut kept);
-        assert_eq!(kept, [99, 10, 30, 40]);
-        assert!(out.is_empty() && out.actions().is_empty());
+        assert_eq!(kept, [99, 10, 30, 40].map(Box::new));
+        assert!(out.is_empty());
         assert_eq!(out.spares(), 2);
-        out.push(7, 70);
-        out.push_copy(8, &80);
-        assert_eq!(out.drain().collect::<Vec<_>>(), [(7, 70), (8, 80)]);
-        assert!(out.is_empty() && out.actions().is_empty());
+        out.push(7, Box::new(70));
+        out.push_copy(8, &Box::new(80));
+        assert_eq!(out.spares(), 1);
+        let drained: Vec<(u8, Box<u32>)> = out.drain().collect();
+        assert_eq!(drained, [(7, Box::new(70)), (8, Box::new(80))]);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn states_that_own_nothing_keep_no_spares() {
+        let mut out: Successors<u8, u32> = Successors::new();
+        out.push(0, 1);
+        out.push_copy(1, &2);
+        out.clear();
+        assert_eq!(out.spares(), 0);
+        out.push(0, 1);
+        let mut kept = Vec::new();
+        out.move_out(&[], &mut kept);
+        assert_eq!((out.spares(), kept.len()), (0, 0));
     }
 }

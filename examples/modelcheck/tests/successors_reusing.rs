@@ -31,12 +31,9 @@ impl WithModel for Compare {
             let name = model.name();
             assert_eq!(reused.len(), plain.len(), "{name}: {state:?}");
             for (k, (action, next)) in plain.into_iter().enumerate() {
-                assert_eq!(
-                    reused.states()[k],
-                    next,
-                    "{name}: successor {k} of {state:?}"
-                );
-                let (a, b) = (reused.actions()[k].to_string(), action.to_string());
+                let (reused_action, reused_next) = &reused.as_slice()[k];
+                assert_eq!(*reused_next, next, "{name}: successor {k} of {state:?}");
+                let (a, b) = (reused_action.to_string(), action.to_string());
                 assert_eq!(a, b, "{name}: action {k} of {state:?}");
                 compared += 1;
                 if seen.insert(next.clone()) {
