@@ -77,16 +77,11 @@ impl<A, S: Clone> Successors<A, S> {
         self.list.drain(..)
     }
 
-    /// Empties the list; its states become spares (states that own no memory are dropped:
-    /// a spare of theirs saves nothing).
+    /// Empties the list; its states become spares, up to as many as the list held (states
+    /// that own no memory are dropped: a spare of theirs saves nothing).
     #[inline]
     pub fn clear(&mut self) {
-        if std::mem::needs_drop::<S>() {
-            self.spares
-                .extend(self.list.drain(..).map(|(_, state)| state));
-        } else {
-            self.list.clear();
-        }
+        self.move_out(&[], &mut Vec::new());
     }
 
     /// How many spares the list keeps (each a state of an earlier expansion).
@@ -101,15 +96,22 @@ impl<A, S: Clone> Successors<A, S> {
     }
 
     /// Moves the states at `kept` (ascending positions) to the end of `into`, in order, and
-    /// empties the list: the other states become spares, as with [`clear`](Self::clear).
+    /// empties the list: the other states become spares, as with [`clear`](Self::clear). So
+    /// the spares are at most the longest list, also for a model that never uses them.
     #[inline]
     pub(crate) fn move_out(&mut self, kept: &[usize], into: &mut Vec<S>) {
-        let spare = std::mem::needs_drop::<S>();
+        if !std::mem::needs_drop::<S>() {
+            // A copy is a move for such states; the others are dropped, not spared.
+            into.extend(kept.iter().map(|&k| self.list[k].1.clone()));
+            self.list.clear();
+            return;
+        }
+        let most = self.list.len();
         let mut kept = kept.iter().copied().peekable();
         for (k, (_, state)) in self.list.drain(..).enumerate() {
             if kept.next_if_eq(&k).is_some() {
                 into.push(state);
-            } else if spare {
+            } else if self.spares.len() < most {
                 self.spares.push(state);
             }
         }
@@ -151,6 +153,24 @@ mod tests {
         let drained: Vec<(u8, Box<u32>)> = out.drain().collect();
         assert_eq!(drained, [(7, Box::new(70)), (8, Box::new(80))]);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn spares_are_at_most_the_longest_list() {
+        let mut out: Successors<u8, Vec<u8>> = Successors::new();
+        for _ in 0..10 {
+            // A model that never writes over spares: three new states each time.
+            for k in 0..3 {
+                out.push(k, vec![k]);
+            }
+            out.clear();
+        }
+        assert_eq!(out.spares(), 3);
+        for k in 0..5 {
+            out.push(k, vec![k]);
+        }
+        out.move_out(&[0], &mut Vec::new());
+        assert_eq!(out.spares(), 5);
     }
 
     #[test]
