@@ -221,7 +221,7 @@ fn the_exact_mode_stops_at_its_memory_cap_with_a_message() {
         "{report}"
     );
     assert!(
-        report.contains("Run again with --memory 8M or more (an estimate: levels 5 and 6"),
+        report.contains("Run again with --memory 7M or more (an estimate: levels 4 and 5"),
         "{report}"
     );
     assert!(

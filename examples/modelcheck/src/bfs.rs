@@ -13,6 +13,7 @@ use crate::liveness_search::LivenessSearch;
 use crate::model::Model;
 use crate::reporter::{Progress, Reporter};
 use crate::sometimes::{At, Sometimes, SometimesReport};
+use crate::successors::Successors;
 use crate::trace::{replay, Failure, LevelLinks, Trace, TraceLog};
 use crate::visited::{Mode, Reader, TableFull, Visited};
 use rayon::prelude::*;
@@ -284,7 +285,9 @@ struct Local<M: Model> {
     next: Vec<M::State>,
     links: LevelLinks,
     transitions: u64,
-    successors: Vec<(M::Action, M::State)>,
+    successors: Successors<M::Action, M::State>,
+    /// The positions in `successors` of the new states, moved to `next` after the inserts.
+    kept: Vec<usize>,
     keys: Vec<StateHash>,
     /// The keys of `next`, when the level's duplicates must be dropped (see `dedup_level`).
     next_keys: Vec<StateHash>,
@@ -302,7 +305,8 @@ impl<M: Model> Local<M> {
             next: Vec::new(),
             links: LevelLinks::default(),
             transitions: 0,
-            successors: Vec::new(),
+            successors: Successors::new(),
+            kept: Vec::new(),
             keys: Vec::new(),
             next_keys: Vec::new(),
             pending: Vec::new(),
@@ -371,7 +375,7 @@ impl<M: Model> Shared<'_, M> {
         state: &M::State,
         local: &mut Local<M>,
     ) {
-        let expanded = self.rule.expand(
+        let expanded = self.rule.expand_into(
             self.model,
             state,
             &mut local.successors,
@@ -391,10 +395,9 @@ impl<M: Model> Shared<'_, M> {
         }
         // Hash every successor and prefetch its table line first, so the cache misses of the
         // inserts overlap instead of queueing.
-        let successors = &local.successors;
         local.keys.clear();
         local.canonical.clear();
-        for (_, next) in successors {
+        for (_, next) in local.successors.as_slice() {
             // With symmetry, one representative per successor, in order (the state itself
             // where the model gives none).
             let key = if self.symmetry {
@@ -408,15 +411,20 @@ impl<M: Model> Shared<'_, M> {
             reader.prefetch(key);
             local.keys.push(key);
         }
-        for k in 0..local.successors.len() {
-            let (next, key) = (&local.successors[k].1, local.keys[k]);
+        local.kept.clear();
+        // Out of `local` while its states are borrowed (moving two empty `Vec`s allocates
+        // nothing).
+        let mut successors = std::mem::take(&mut local.successors);
+        let mut stopped = None;
+        for (k, (_, next)) in successors.as_slice().iter().enumerate() {
+            let key = local.keys[k];
             let stored = local.canonical.get(k).unwrap_or(next);
             match reader.insert(stored, key) {
                 Ok(false) => {}
                 Ok(true) => {
-                    let new = (next.clone(), key);
-                    let class = self.class_size(local.canonical.get(k).unwrap_or(next));
-                    self.accept(depth + 1, (index, k as u16), new, class, local);
+                    let class = self.class_size(stored);
+                    self.accept(depth + 1, (index, k as u16), (next, key), class, local);
+                    local.kept.push(k);
                 }
                 Err(_) if reader.can_grow() => local.pending.push(Pending {
                     parent: index,
@@ -425,27 +433,37 @@ impl<M: Model> Shared<'_, M> {
                     stored: local.canonical.get(k).cloned(),
                     key,
                 }),
-                Err(full) => return self.fail(Verdict::Full(full)),
+                Err(full) => {
+                    stopped = Some(full);
+                    break;
+                }
             }
+        }
+        // The new states move to the level (in the order of their links), the rest are spares.
+        successors.move_out(&local.kept, &mut local.next);
+        local.successors = successors;
+        if let Some(full) = stopped {
+            self.fail(Verdict::Full(full));
         }
     }
 
     /// A new state of level `depth`, successor `ordinal` of state `parent` of the level before,
     /// whose stored class stands for `class` states (symmetry; `None`: not known or no
-    /// symmetry): its invariants and `sometimes` properties checked, itself added to `local`'s
-    /// part of the level.
+    /// symmetry): its invariants and `sometimes` properties checked, its link added to
+    /// `local`'s part of the level (the caller appends the state to `local.next`, in the same
+    /// order).
     fn accept(
         &self,
         depth: usize,
         (parent, ordinal): (usize, u16),
-        (state, key): (M::State, StateHash),
+        (state, key): (&M::State, StateHash),
         class: Option<u64>,
         local: &mut Local<M>,
     ) {
         if self.symmetry {
             local.represented = local.represented.zip(class).map(|(a, b)| a + b);
         }
-        if let Some(failure) = self.rule.check_new(&state) {
+        if let Some(failure) = self.rule.check_new(state) {
             self.report(Found {
                 depth,
                 failure,
@@ -454,11 +472,10 @@ impl<M: Model> Shared<'_, M> {
             });
         }
         self.sometimes
-            .check_new(&state, depth, At::Child(parent, ordinal));
+            .check_new(state, depth, At::Child(parent, ordinal));
         if self.dedup {
             local.next_keys.push(key);
         }
-        local.next.push(state);
         local.links.parent.push(parent as u32);
         local.links.ordinal.push(ordinal);
     }
@@ -519,7 +536,8 @@ impl<M: Model> Shared<'_, M> {
                 Ok(false) => {}
                 Ok(true) => {
                     let class = self.class_size(stored);
-                    self.accept(depth + 1, (parent, ordinal), (state, key), class, local);
+                    self.accept(depth + 1, (parent, ordinal), (&state, key), class, local);
+                    local.next.push(state);
                 }
                 Err(full) => return self.fail(Verdict::Full(full)),
             }
@@ -589,7 +607,7 @@ pub fn search<M: Model>(
             (frontier.capacity() + next.capacity()) * std::mem::size_of::<M::State>();
         stats.frontier_peak_bytes = stats.frontier_peak_bytes.max(frontier_bytes);
         stats.states += width as u64;
-        frontier = next;
+        drop_level(std::mem::replace(&mut frontier, next), threads);
         if width == 0 {
             break;
         }
@@ -614,6 +632,25 @@ pub fn search<M: Model>(
     stats.elapsed = started.elapsed();
     stats.trace_bytes = log.memory_bytes();
     outcome(shared, stats, frontier.is_empty(), &log)
+}
+
+/// A level's states smaller than this are dropped on the calling thread.
+const DROP_ALONE: usize = 1 << 14;
+
+/// Drops an expanded level: its states' heap parts are freed on `threads` threads (a state
+/// that owns `Vec`s is several frees), unless the states own nothing or are few.
+fn drop_level<S: Send>(mut level: Vec<S>, threads: usize) {
+    if threads < 2 || !std::mem::needs_drop::<S>() || level.len() < DROP_ALONE {
+        return;
+    }
+    let part = level.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        while level.len() > part {
+            let tail = level.split_off(level.len() - part);
+            scope.spawn(move || drop(tail));
+        }
+        drop(level);
+    });
 }
 
 /// rayon's pool for [`Schedule::Steal`]; none for [`Schedule::Chunks`].

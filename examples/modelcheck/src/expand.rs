@@ -5,6 +5,7 @@
 //! they pick the error to report; a new property kind (liveness, `sometimes`) belongs here.
 
 use crate::model::{Invariant, Model};
+use crate::successors::Successors;
 use crate::trace::Failure;
 
 /// The most successors one state may have: the trace log records a step's position in 16 bits.
@@ -48,16 +49,37 @@ impl<M: Model> Rule<M> {
     ) -> Result<Expansion, String> {
         successors.clear();
         model.successors(state, successors);
-        if successors.is_empty() && self.deadlock_is_error {
+        self.count(successors.len(), transitions)
+    }
+
+    /// As [`expand`](Self::expand), into reused storage: `successors` is cleared first (its
+    /// states become spares) and filled by [`Model::successors_reusing`].
+    #[inline]
+    pub(crate) fn expand_into(
+        &self,
+        model: &M,
+        state: &M::State,
+        successors: &mut Successors<M::Action, M::State>,
+        transitions: &mut u64,
+    ) -> Result<Expansion, String> {
+        successors.clear();
+        model.successors_reusing(state, successors);
+        self.count(successors.len(), transitions)
+    }
+
+    /// The verdict on a state with `len` successors, counted as transitions unless it is a
+    /// deadlock or too many.
+    #[inline]
+    fn count(&self, len: usize, transitions: &mut u64) -> Result<Expansion, String> {
+        if len == 0 && self.deadlock_is_error {
             return Ok(Expansion::Deadlock);
         }
-        if successors.len() > MAX_SUCCESSORS {
+        if len > MAX_SUCCESSORS {
             return Err(format!(
-                "a state has {} successors; the trace log records at most {MAX_SUCCESSORS}",
-                successors.len()
+                "a state has {len} successors; the trace log records at most {MAX_SUCCESSORS}"
             ));
         }
-        *transitions += successors.len() as u64;
+        *transitions += len as u64;
         Ok(Expansion::Successors)
     }
 

@@ -60,13 +60,14 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property, fairness; model, regular_file, reporter, resident, size; trace, frame,
-// sometimes; growing; visited; expand; bfs; check; checkpoint; simulate (with walk_rng, of the
+// it: property, fairness, successors; model, regular_file, reporter, resident, size; trace, frame,
+// sometimes; growing, exact; visited; expand; bfs; check; checkpoint; simulate (with walk_rng, of the
 // first layer); liveness; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
+mod exact;
 mod expand;
 mod fairness;
 mod frame;
@@ -82,6 +83,7 @@ mod resident;
 mod simulate;
 mod size;
 mod sometimes;
+mod successors;
 mod trace;
 mod visited;
 mod walk_rng;
@@ -109,5 +111,6 @@ pub use simulate::{
 };
 pub use size::size_text;
 pub use sometimes::{Example, SometimesReport, SometimesVerdict};
+pub use successors::Successors;
 pub use trace::{Failure, Trace};
 pub use visited::{Mode, Omission, Storage, TableFull, MAX_GROWTH, NEGLIGIBLE_OMISSION};

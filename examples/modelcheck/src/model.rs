@@ -5,6 +5,7 @@ use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
 use crate::property::Property;
+use crate::successors::Successors;
 
 /// A named safety property: `holds(state)` must be true in every reachable state.
 pub struct Invariant<S> {
@@ -43,6 +44,20 @@ pub trait Model: Send + Sync + 'static {
     /// Appends every enabled step from `state` to `out`, including steps back to `state`
     /// itself (self-loops). `out` is empty on entry.
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Action, Self::State)>);
+    /// The same successors as [`successors`](Self::successors), in the same order, appended to
+    /// `out` (empty on entry): what the search calls. The default calls `successors` on
+    /// `out`'s own list. A model whose states own heap memory may write each successor over one of
+    /// `out`'s spare states instead ([`Successors::push_copy`], which uses `clone_from`), so that
+    /// a successor allocates nothing when the spare's buffers fit; its `Clone` must then
+    /// implement `clone_from` to reuse them (`#[derive(Clone)]` does not). The checker does not
+    /// verify that the two methods agree; a test of the model should (the actor models' do).
+    fn successors_reusing(
+        &self,
+        state: &Self::State,
+        out: &mut Successors<Self::Action, Self::State>,
+    ) {
+        self.successors(state, out.as_vec());
+    }
     /// The properties checked on every distinct reachable state.
     fn invariants(&self) -> Vec<Invariant<Self::State>> {
         Vec::new()

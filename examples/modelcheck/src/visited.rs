@@ -1,6 +1,7 @@
 //! Where the checker remembers which states it has seen, behind one small interface: full
 //! states (`exact`), 64-bit fingerprints, 32-bit compacted signatures, or a bitstate bit array.
 
+use crate::exact::{ExactFull, ExactSet};
 use crate::frame::{self, FrameError, FrameReader};
 use crate::growing::GrowingSet;
 use searchcache::{
@@ -8,12 +9,11 @@ use searchcache::{
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt;
 use std::hash::Hash;
 use std::io::{Read, Write};
 use std::str::FromStr;
-use std::sync::{Mutex, RwLockReadGuard};
+use std::sync::RwLockReadGuard;
 
 /// How states are remembered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,75 +232,6 @@ pub struct Omission {
     pub value: f64,
 }
 
-/// Full states, in 64 mutex-guarded shards picked by the state's index hash (64 shards keep
-/// two threads from queueing on one lock).
-pub struct ExactSet<S> {
-    shards: Vec<Mutex<HashSet<S, ahash::RandomState>>>,
-    /// States one shard may hold within `--memory` (so a huge model stops with a message
-    /// instead of exhausting the machine's memory).
-    per_shard: usize,
-    memory_bytes: usize,
-}
-
-const SHARDS: usize = 64;
-
-impl<S: Hash + Eq> ExactSet<S> {
-    fn new(memory_bytes: usize) -> Self {
-        ExactSet {
-            shards: (0..SHARDS)
-                .map(|_| Mutex::new(HashSet::with_hasher(ahash::RandomState::new())))
-                .collect(),
-            per_shard: memory_bytes / Self::bytes_per_state() / SHARDS,
-            memory_bytes,
-        }
-    }
-
-    /// hashbrown's cost of a state: the state and a control byte per bucket, buckets at most
-    /// 7/8 full, and up to twice that while a shard grows.
-    fn bytes_per_state() -> usize {
-        (std::mem::size_of::<S>() + 1) * 8 / 7 * 2
-    }
-
-    fn insert(&self, state: &S, key: StateHash) -> Result<bool, TableFull>
-    where
-        S: Clone,
-    {
-        let shard = &self.shards[(key.index >> 58) as usize % SHARDS];
-        // A poisoned shard means another worker panicked; its set is still consistent.
-        let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
-        if set.len() >= self.per_shard && !set.contains(state) {
-            return Err(TableFull {
-                mode: Mode::Exact,
-                capacity: self.per_shard * SHARDS,
-                bytes_per_state: Self::bytes_per_state(),
-                memory_bytes: self.memory_bytes,
-                load: 1.0,
-                level: 0,
-                states: 0,
-                last_widths: [0; 3],
-            });
-        }
-        Ok(set.insert(state.clone()))
-    }
-
-    fn memory_bytes(&self) -> usize {
-        // hashbrown: one slot of S plus one control byte per bucket.
-        let per_slot = std::mem::size_of::<S>() + 1;
-        self.shards
-            .iter()
-            .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()).capacity() * 8 / 7 * per_slot)
-            .sum()
-    }
-
-    /// States held and buckets (capacity at hashbrown's 7/8 load) over all shards.
-    fn len_and_buckets(&self) -> (u64, usize) {
-        self.shards.iter().fold((0, 0), |(n, b), s| {
-            let set = s.lock().unwrap_or_else(|e| e.into_inner());
-            (n + set.len() as u64, b + set.capacity() * 8 / 7)
-        })
-    }
-}
-
 /// The visited storage of one run.
 pub enum Visited<S> {
     /// `--mode fp64` of a distributed run: searchcache's `FingerprintSet`, of a fixed size.
@@ -313,6 +244,20 @@ pub enum Visited<S> {
     Bitstate(Bitstate),
     /// `--mode exact`.
     Exact(ExactSet<S>),
+}
+
+/// The exact set at its limit, in numbers.
+fn exact_full<S: Hash + Eq + Clone>(set: &ExactSet<S>, _: ExactFull) -> TableFull {
+    TableFull {
+        mode: Mode::Exact,
+        capacity: set.capacity(),
+        bytes_per_state: ExactSet::<S>::bytes_per_state(),
+        memory_bytes: set.memory_limit(),
+        load: 1.0,
+        level: 0,
+        states: 0,
+        last_widths: [0; 3],
+    }
 }
 
 fn table_full(mode: Mode, full: Full, memory_bytes: usize) -> TableFull {
@@ -357,13 +302,25 @@ impl<S: Hash + Eq + Clone> Visited<S> {
         }
     }
 
-    /// The state's key, computed once per successor: one 64-bit hash for a growing set, two
-    /// (index and signature) otherwise.
+    /// The state's key, computed once per successor: one 64-bit hash for a growing set and
+    /// the exact set, two (index and signature) otherwise.
     #[inline]
     pub fn key(&self, state: &S) -> StateHash {
         match self {
             Visited::Growing(set) => set.key(state),
+            Visited::Exact(set) => StateHash::from_u64(set.hash(state)),
             _ => StateHash::of(state),
+        }
+    }
+
+    /// `key` (a state's key made elsewhere: a distributed run's portable one) as this storage
+    /// stores the state: its own [`key`](Self::key) for the exact set, whose states must be
+    /// found under the hash a loaded checkpoint gives them; `key` itself otherwise.
+    #[inline]
+    pub fn stored_key(&self, state: &S, key: StateHash) -> StateHash {
+        match self {
+            Visited::Exact(_) => self.key(state),
+            _ => key,
         }
     }
 
@@ -416,7 +373,9 @@ impl<S: Hash + Eq + Clone> Visited<S> {
                 .map(Inserted::is_new)
                 .map_err(|full| table_full(Mode::Fp32, full, set.memory_bytes())),
             Visited::Bitstate(bits) => Ok(bits.insert(key).is_new()),
-            Visited::Exact(set) => set.insert(state, key),
+            Visited::Exact(set) => set
+                .insert(state, key.index)
+                .map_err(|full| exact_full(set, full)),
         }
     }
 
@@ -553,11 +512,11 @@ impl<S: Hash + Eq + Clone + Serialize + DeserializeOwned> Visited<S> {
                 let count: u64 = states.next().map_err(frame_error)?;
                 for _ in 0..count {
                     let state: S = states.next().map_err(frame_error)?;
-                    let key = StateHash::of(&state);
-                    match set.insert(&state, key) {
+                    match set.insert(&state, set.hash(&state)) {
                         Ok(true) => {}
                         Ok(false) => return Err("a state is stored twice".into()),
                         Err(full) => {
+                            let full = exact_full(&set, full);
                             return Err(format!("{count} states do not fit: {full}"));
                         }
                     }
@@ -626,18 +585,14 @@ impl<S: Hash + Eq + Clone> Reader<'_, S> {
 /// so postcard writes no length of its own).
 struct ExactStates<'a, S>(&'a ExactSet<S>);
 
-impl<S: Hash + Eq + Serialize> Serialize for ExactStates<'_, S> {
+impl<S: Hash + Eq + Clone + Serialize> Serialize for ExactStates<'_, S> {
     fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
         use serde::ser::SerializeTuple;
         let (count, _) = self.0.len_and_buckets();
         let mut tuple = serializer.serialize_tuple(1 + count as usize)?;
         tuple.serialize_element(&count)?;
-        for shard in &self.0.shards {
-            let shard = shard.lock().unwrap_or_else(|e| e.into_inner());
-            for state in shard.iter() {
-                tuple.serialize_element(state)?;
-            }
-        }
+        self.0
+            .try_for_each(|state| tuple.serialize_element(state))?;
         tuple.end()
     }
 }

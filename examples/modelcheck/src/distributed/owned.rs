@@ -94,7 +94,10 @@ impl<M: Model> Owned<M> {
         if self.full.is_some() || self.error.is_some() {
             return;
         }
-        match self.visited.insert(&state, key) {
+        match self
+            .visited
+            .insert(&state, self.visited.stored_key(&state, key))
+        {
             Ok(false) => {}
             Ok(true) => {
                 let index = self.next.len();

@@ -27,6 +27,7 @@
 use super::network::Network;
 use crate::model::{Invariant, Model};
 use crate::property::Property;
+use crate::successors::Successors;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -129,7 +130,7 @@ pub struct Client {
 }
 
 /// An ABD state: replicas, clients, the ghost highest completed timestamp, the network.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct AbdState {
     /// Each replica's (timestamp, value).
     pub replicas: Vec<(Ts, u8)>,
@@ -139,6 +140,26 @@ pub struct AbdState {
     pub completed: Ts,
     /// The messages in flight.
     pub network: Network<AbdMsg>,
+}
+
+/// `clone_from` reuses the state's buffers ([`Model::successors_reusing`] writes successors
+/// over spare states with it).
+impl Clone for AbdState {
+    fn clone(&self) -> Self {
+        AbdState {
+            replicas: self.replicas.clone(),
+            clients: self.clients.clone(),
+            completed: self.completed,
+            network: self.network.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.replicas.clone_from(&source.replicas);
+        self.clients.clone_from(&source.clients);
+        self.completed = source.completed;
+        self.network.clone_from(&source.network);
+    }
 }
 
 /// The ABD register with 3 replicas and `clients` clients.
@@ -193,21 +214,24 @@ impl Model for Abd {
     }
 
     fn successors(&self, state: &AbdState, out: &mut Vec<(AbdStep, AbdState)>) {
+        let mut list = Successors::new();
+        self.successors_reusing(state, &mut list);
+        out.extend(list.drain());
+    }
+
+    fn successors_reusing(&self, state: &AbdState, out: &mut Successors<AbdStep, AbdState>) {
         for c in 0..state.clients.len() as u8 {
             if state.clients[c as usize].phase == Phase::Idle {
-                let mut next = state.clone();
-                begin(&mut next, c);
-                out.push((AbdStep::Begin(c), next));
+                begin(out.push_copy(AbdStep::Begin(c), state), c);
             }
         }
         for &msg in state.network.deliverable() {
-            let mut next = state.clone();
+            let next = out.push_copy(AbdStep::Deliver(msg), state);
             next.network.take(&msg);
-            deliver(&mut next, msg);
-            out.push((AbdStep::Deliver(msg), next));
+            deliver(next, msg);
         }
         if out.is_empty() && state.clients.iter().all(|c| c.phase == Phase::Done) {
-            out.push((AbdStep::Finished, state.clone()));
+            out.push_copy(AbdStep::Finished, state);
         }
     }
 

@@ -10,9 +10,22 @@
 use serde::{Deserialize, Serialize};
 
 /// A multiset of messages, sorted.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Network<M> {
     messages: Vec<M>,
+}
+
+/// `clone_from` reuses the messages' buffer (the derived one would allocate a new one).
+impl<M: Clone> Clone for Network<M> {
+    fn clone(&self) -> Self {
+        Network {
+            messages: self.messages.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.messages.clone_from(&source.messages);
+    }
 }
 
 impl<M: Ord + Clone> Network<M> {

@@ -15,6 +15,7 @@
 use super::network::Network;
 use crate::model::{Invariant, Model};
 use crate::property::Property;
+use crate::successors::Successors;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -144,7 +145,7 @@ pub struct Server {
 }
 
 /// A Paxos state: the servers, the clients (the value each learned, if any) and the network.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct PaxosState {
     /// The servers, by index.
     pub servers: Vec<Server>,
@@ -152,6 +153,24 @@ pub struct PaxosState {
     pub clients: Vec<Option<u8>>,
     /// The messages in flight.
     pub network: Network<PaxosMsg>,
+}
+
+/// `clone_from` reuses the state's buffers ([`Model::successors_reusing`] writes successors
+/// over spare states with it).
+impl Clone for PaxosState {
+    fn clone(&self) -> Self {
+        PaxosState {
+            servers: self.servers.clone(),
+            clients: self.clients.clone(),
+            network: self.network.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.servers.clone_from(&source.servers);
+        self.clients.clone_from(&source.clients);
+        self.network.clone_from(&source.network);
+    }
 }
 
 /// Single-decree Paxos with 3 servers and `clients` clients.
@@ -200,11 +219,16 @@ impl Model for Paxos {
     }
 
     fn successors(&self, state: &PaxosState, out: &mut Vec<(PaxosMsg, PaxosState)>) {
+        let mut list = Successors::new();
+        self.successors_reusing(state, &mut list);
+        out.extend(list.drain());
+    }
+
+    fn successors_reusing(&self, state: &PaxosState, out: &mut Successors<PaxosMsg, PaxosState>) {
         for &msg in state.network.deliverable() {
-            let mut next = state.clone();
+            let next = out.push_copy(msg, state);
             next.network.take(&msg);
-            deliver(&mut next, msg);
-            out.push((msg, next));
+            deliver(next, msg);
         }
     }
 
