@@ -10,6 +10,7 @@
 //! Race policy: 64 shards, each behind its own mutex, picked by 6 bits of the hash (two
 //! threads rarely queue on one lock).
 
+use crate::state_hash::fixed_state_hasher;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -17,16 +18,6 @@ use std::sync::{Mutex, MutexGuard};
 
 /// Shards of the set.
 const SHARDS: usize = 64;
-
-/// The fixed seeds of the set's 64-bit state hash: the same in every run of a build, so a
-/// checkpoint's states are found where a resumed run looks for them.
-/// (Not ahash's own constants: `with_seeds` XORs those in, and they would cancel to zero keys.)
-const SEEDS: [u64; 4] = [
-    0x9e37_79b9_7f4a_7c15,
-    0xbf58_476d_1ce4_e5b9,
-    0x94d0_49bb_1331_11eb,
-    0x2545_f491_4f6c_dd1d,
-];
 
 /// A hasher that passes a `u64` key through: the keys are hashes already.
 #[derive(Default)]
@@ -73,7 +64,6 @@ pub struct ExactSet<S> {
 impl<S: Hash + Eq + Clone> ExactSet<S> {
     /// An empty set that holds at most about `memory_bytes` of states.
     pub fn new(memory_bytes: usize) -> Self {
-        let [a, b, c, d] = SEEDS;
         ExactSet {
             shards: (0..SHARDS)
                 .map(|_| {
@@ -86,7 +76,7 @@ impl<S: Hash + Eq + Clone> ExactSet<S> {
                 .collect(),
             per_shard: memory_bytes / Self::bytes_per_state() / SHARDS,
             memory_bytes,
-            hasher: ahash::RandomState::with_seeds(a, b, c, d),
+            hasher: fixed_state_hasher(),
         }
     }
 

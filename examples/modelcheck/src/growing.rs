@@ -16,6 +16,7 @@
 //! levels, when no worker runs. A worker whose insert finds the table full keeps the state
 //! aside; the search grows the table at the end of the level and inserts those states then.
 
+use crate::state_hash::fixed_state_hasher;
 use searchcache::{omission, FingerprintSet, Size, StateHash};
 use std::hash::Hash;
 use std::sync::{RwLock, RwLockReadGuard};
@@ -34,15 +35,6 @@ const FACTOR: usize = 4;
 /// `WALK_LINES`), so that grows happen between levels and rarely in one.
 const TARGET_LOAD: f64 = 0.5;
 
-/// The fixed seeds of the one 64-bit state hash: the same hash in every run of a build, so a
-/// checkpoint's set can be resumed.
-const SEEDS: [u64; 4] = [
-    0x243f_6a88_85a3_08d3,
-    0x1319_8a2e_0370_7344,
-    0xa409_3822_299f_31d0,
-    0x082e_fa98_ec4e_6c89,
-];
-
 /// A growing fp64 set: the table behind a lock and the most bytes it may take.
 pub struct GrowingSet {
     set: RwLock<FingerprintSet>,
@@ -59,11 +51,10 @@ impl GrowingSet {
 
     /// `set` (a loaded one, whose states came from [`GrowingSet::key`]) as a growing set.
     pub fn from_set(set: FingerprintSet, cap: usize) -> Self {
-        let [a, b, c, d] = SEEDS;
         GrowingSet {
             set: RwLock::new(set),
             cap,
-            hasher: ahash::RandomState::with_seeds(a, b, c, d),
+            hasher: fixed_state_hasher(),
         }
     }
 

@@ -83,6 +83,7 @@ mod resident;
 mod simulate;
 mod size;
 mod sometimes;
+mod state_hash;
 mod successors;
 mod trace;
 mod visited;

@@ -10,7 +10,9 @@
 /// (a spare's old contents never show: `push_copy` overwrites it with `clone_from`). What it
 /// does not: that a push allocates nothing. `clone_from` reuses a spare's allocations only
 /// where the state's `Clone` implements it so (`#[derive(Clone)]` does not: it clones afresh)
-/// and the spare's capacity fits; with no spare left it clones.
+/// and the spare's capacity fits; with no spare left it clones. A kept state that owns memory
+/// moves into the search's next level; one that needs no drop is cloned there (for such a
+/// state a clone is the copy a move would be).
 pub struct Successors<A, S> {
     list: Vec<(A, S)>,
     /// States of earlier expansions, to be overwritten (none for states that own no memory).

@@ -25,8 +25,9 @@ pub(crate) const NO_PROCESS: u8 = u8::MAX;
 
 /// Bytes phase 1 and 2 hold at most per product state, beside the store: phase 1's record (the
 /// index, degree, disabled mask and bit: 17) and the graph's arrays (offset, bit, mask: 13),
-/// both while the graph is assembled; then phase 2's [`PHASE2_BYTES_PER_STATE`]. Counted from
-/// the arrays' element types (tests check the sums); a vector's spare capacity is not counted.
+/// both while the graph is assembled; then phase 2's 20 (its two numbers and two stacks'
+/// entries). Counted from the arrays' element types (tests check the sums); a vector's spare
+/// capacity is not counted.
 pub const GRAPH_BYTES_PER_STATE: usize = 17 + 13 + PHASE2_BYTES_PER_STATE;
 /// Phase 2's bytes per state (`components.rs`): its two numbers and its two stacks' entries,
 /// each state on each stack at most once.
