@@ -199,6 +199,14 @@ impl VisitedMap {
         Err(Full::new(self.len(), self.capacity(), 8, walk_lines(n)))
     }
 
+    /// Starts loading the state's home line into the cache (a hint that changes nothing in the
+    /// map; see [`crate::SearchCache::prefetch`]). Call it when a successor is generated, and
+    /// insert or read it later, so that the cache misses of several states overlap.
+    #[inline]
+    pub fn prefetch(&self, h: StateHash) {
+        alloc::prefetch(&self.lines[self.locate(h).0]);
+    }
+
     /// The payload of a state, or `None` if it is not in the map.
     #[inline]
     #[must_use]

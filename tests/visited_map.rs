@@ -60,6 +60,27 @@ fn insert_get_and_updates_keep_each_states_payload() {
 }
 
 #[test]
+fn prefetch_changes_nothing() {
+    let map = VisitedMap::with_expected_states(100, 4).unwrap();
+    let h = |i: u64| StateHash::of(&i);
+    for i in 0..100u64 {
+        map.prefetch(h(i));
+        assert_eq!(map.len(), i as usize, "a prefetch inserts nothing");
+        assert_eq!(map.get(h(i)), None);
+        assert_eq!(
+            map.insert(h(i), i as u32),
+            Ok((Inserted::New, (i % 16) as u32))
+        );
+        map.prefetch(h(i));
+        assert_eq!(
+            map.get(h(i)),
+            Some((i % 16) as u32),
+            "nor changes a payload"
+        );
+    }
+}
+
+#[test]
 fn a_full_map_is_an_error_and_keeps_every_state() {
     let map = VisitedMap::new(Size::Entries(16), 1).unwrap();
     assert_eq!(map.capacity(), 16);

@@ -170,7 +170,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "F", default_value = "weak", value_parser = fairnesses())]
     pub fairness: Fairness,
     /// How each liveness property's product graph is searched.
-    #[arg(long, value_name = "S", default_value = "on-the-fly", value_parser = liveness_searches())]
+    #[arg(long, value_name = "S", default_value = "auto", value_parser = liveness_searches())]
     pub liveness_search: LivenessSearch,
 }
 

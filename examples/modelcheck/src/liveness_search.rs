@@ -7,17 +7,17 @@ use std::str::FromStr;
 
 /// The algorithm of a liveness check ([`crate::Options::liveness_search`]). Every choice gives
 /// the same verdicts; they differ in threads and memory (the README's liveness section). The
-/// default is on the fly: the faster one where it was measured (BENCHMARKS.md).
+/// default is `Auto`: the index graph, faster on 1 thread and on 2 where both were measured
+/// (BENCHMARKS.md), unless its memory cap sends the search on the fly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LivenessSearch {
-    /// The index graph when it fits its memory cap, else on the fly.
+    /// The index graph when it fits its memory cap, else on the fly (the default).
+    #[default]
     Auto,
     /// Always the index graph: phase 1 on all of the property's threads; a graph over its cap
     /// is an error of that property, not a fallback.
     IndexGraph,
-    /// Always the on-the-fly search: one thread per property, one index per product state (the
-    /// default).
-    #[default]
+    /// Always the on-the-fly search: one thread per property, one index per product state.
     OnTheFly,
 }
 

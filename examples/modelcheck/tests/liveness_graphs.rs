@@ -589,7 +589,8 @@ fn an_index_graph_over_its_cap_falls_back_to_the_on_the_fly_search_or_is_an_erro
     };
     let report = check_liveness(&small, &auto).unwrap();
     assert_eq!(report.properties[0].search, LivenessSearch::IndexGraph);
-    // The default is the on-the-fly search.
+    // The default is `Auto`.
+    assert_eq!(LivenessSearch::default(), LivenessSearch::Auto);
     let report = check_liveness(&small, &options(Mode::Fp64, 2, Fairness::Weak)).unwrap();
-    assert_eq!(report.properties[0].search, LivenessSearch::OnTheFly);
+    assert_eq!(report.properties[0].search, LivenessSearch::IndexGraph);
 }

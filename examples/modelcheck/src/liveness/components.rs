@@ -30,8 +30,13 @@ pub(crate) fn search(
     let mut tarjan = Tarjan {
         graph,
         all,
-        number: vec![UNSEEN; n],
-        low: vec![0; n],
+        nodes: vec![
+            Node {
+                number: UNSEEN,
+                low: 0
+            };
+            n
+        ],
         stack: Vec::new(),
         calls: Vec::new(),
         counter: 0,
@@ -39,7 +44,7 @@ pub(crate) fn search(
     };
     let mut polls = 0u32;
     for root in 0..n as u32 {
-        if tarjan.number[root as usize] != UNSEEN {
+        if tarjan.nodes[root as usize].number != UNSEEN {
             continue;
         }
         tarjan.open(root);
@@ -65,14 +70,21 @@ pub(crate) fn search(
     Ok(())
 }
 
+/// A state's two numbers in Tarjan's search.
+#[derive(Clone, Copy)]
+struct Node {
+    /// Its depth-first number (`UNSEEN`, `DONE`).
+    number: u32,
+    /// Its lowlink; once finished, its component's number.
+    low: u32,
+}
+
 /// Tarjan's search state.
 struct Tarjan<'g> {
     graph: &'g IndexGraph,
     all: u64,
-    /// Depth-first numbers (`UNSEEN`, `DONE`).
-    number: Vec<u32>,
-    /// Lowlinks; a finished state's component number.
-    low: Vec<u32>,
+    /// Each state's two numbers, side by side: one cache miss reads both.
+    nodes: Vec<Node>,
     /// States whose component is not finished, in the order reached.
     stack: Vec<u32>,
     /// The depth-first path: each state and its next edge.
@@ -84,8 +96,10 @@ struct Tarjan<'g> {
 impl Tarjan<'_> {
     /// Numbers `v` and enters it.
     fn open(&mut self, v: u32) {
-        self.number[v as usize] = self.counter;
-        self.low[v as usize] = self.counter;
+        self.nodes[v as usize] = Node {
+            number: self.counter,
+            low: self.counter,
+        };
         self.counter += 1;
         self.stack.push(v);
         self.calls.push((v, self.graph.offsets[v as usize]));
@@ -93,11 +107,11 @@ impl Tarjan<'_> {
 
     /// The edge `v -> w`.
     fn follow(&mut self, v: u32, w: u32) {
-        match self.number[w as usize] {
+        match self.nodes[w as usize].number {
             UNSEEN => self.open(w),
             DONE => {}
             number => {
-                let low = &mut self.low[v as usize];
+                let low = &mut self.nodes[v as usize].low;
                 *low = (*low).min(number);
             }
         }
@@ -106,10 +120,10 @@ impl Tarjan<'_> {
     /// Leaves `v`, all its edges followed: a root finishes its component, tested for a fair
     /// cycle of bad states; another state hands its lowlink to its parent.
     fn close(&mut self, v: u32) -> Result<(), Found> {
-        let low = self.low[v as usize];
-        if low != self.number[v as usize] {
+        let Node { number, low } = self.nodes[v as usize];
+        if low != number {
             let (parent, _) = *self.calls.last().expect("a non-root state has a parent");
-            let parent_low = &mut self.low[parent as usize];
+            let parent_low = &mut self.nodes[parent as usize].low;
             *parent_low = (*parent_low).min(low);
             return Ok(());
         }
@@ -121,21 +135,26 @@ impl Tarjan<'_> {
         let id = self.components;
         self.components += 1;
         for &u in &self.stack[start..] {
-            self.number[u as usize] = DONE;
-            self.low[u as usize] = id;
+            self.nodes[u as usize] = Node {
+                number: DONE,
+                low: id,
+            };
         }
-        let members = self.stack.split_off(start);
-        if self.graph.bad[v as usize] && self.fair(&members, id) {
-            let mut members = members;
+        let members = &self.stack[start..];
+        if self.graph.bad[v as usize] && self.fair(members, id) {
+            let mut members = members.to_vec();
             members.sort_unstable();
             return Err(Found::Component(Component::listed(members)));
         }
+        self.stack.truncate(start);
         Ok(())
     }
 
     /// Whether the finished component `id` (its `members`) has an edge and serves every
-    /// process fairness asks for.
+    /// process fairness asks for. A single state's only inner edge is a loop: its targets'
+    /// numbers are not read (most components of most models are single states).
     fn fair(&self, members: &[u32], id: u32) -> bool {
+        let single = members.len() == 1;
         let graph = self.graph;
         let fair = self.all != 0;
         let (mut inside, mut mask) = (false, 0u64);
@@ -146,7 +165,13 @@ impl Tarjan<'_> {
             }
             for e in graph.offsets[u] as usize..graph.offsets[u + 1] as usize {
                 let w = graph.targets[e] as usize;
-                if self.number[w] == DONE && self.low[w] == id {
+                let within = if single {
+                    w == u
+                } else {
+                    let node = self.nodes[w];
+                    node.number == DONE && node.low == id
+                };
+                if within {
                     inside = true;
                     if fair && graph.processes[e] != NO_PROCESS {
                         mask |= 1u64 << graph.processes[e];
@@ -181,15 +206,13 @@ mod tests {
         let tarjan = Tarjan {
             graph: &graph,
             all: 0,
-            number: Vec::new(),
-            low: Vec::new(),
+            nodes: Vec::new(),
             stack: Vec::new(),
             calls: Vec::new(),
             counter: 0,
             components: 0,
         };
-        let bytes = size_of_element(&tarjan.number)
-            + size_of_element(&tarjan.low)
+        let bytes = size_of_element(&tarjan.nodes)
             + size_of_element(&tarjan.stack)
             + size_of_element(&tarjan.calls);
         assert_eq!(bytes, PHASE2_BYTES_PER_STATE);

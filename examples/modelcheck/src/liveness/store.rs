@@ -113,6 +113,15 @@ impl<S: Hash + Eq + Clone> Store<S> {
         }
     }
 
+    /// Starts loading the line of the state whose hash is `key` into the cache (the map's hint;
+    /// nothing for the exact map, whose slot the hash alone does not give).
+    #[inline]
+    pub(crate) fn prefetch(&self, key: StateHash) {
+        if let Store::Map(map, _) = self {
+            map.prefetch(key);
+        }
+    }
+
     /// The payload of `state` (whose hash is `key`), if stored.
     pub(crate) fn get(&self, state: &Product<S>, key: StateHash) -> Option<u32> {
         match self {
