@@ -116,7 +116,8 @@ pub struct Options {
     /// The names of the properties ([`crate::Property`]) to check; `None` (the default): all
     /// of the model's. Invariants are checked either way.
     pub properties: Option<Vec<String>>,
-    /// How each liveness property's product graph is searched (the default: `Auto`, the index graph where it fits).
+    /// How each liveness property's product graph is searched (the default: `Auto`, the index
+    /// graph where it fits).
     pub liveness_search: LivenessSearch,
 }
 

@@ -167,7 +167,7 @@ impl<M: Model> Build<'_, M> {
                 // Each thread's states are in index order, but the threads' blocks interleave:
                 // expanding the level in index order keeps the next level's indices near the
                 // order one thread gives, the order phase 2's depth-first walk reads them in
-                // (its time after a 2-thread phase 1 was up to twice that after 1 thread).
+                // (BENCHMARKS.md, liveness: what the layout costs phase 2).
                 frontier.sort_unstable_by_key(|&(_, index)| index);
             }
             let bytes = (states as u128) * GRAPH_BYTES_PER_STATE as u128
