@@ -108,12 +108,23 @@ pub struct Config {
     pub pdb_layout: PdbLayout,
     /// Least slack (bound − g − h) of a node that probes or stores.
     pub table_slack: u32,
+    /// The short-cycle automaton's longest forbidden string per board side (index 2..=5);
+    /// 0: no automaton on that side.
+    pub cycles: [usize; 6],
     /// Clear the table between instances (so counts do not depend on the order).
     pub fresh_table: bool,
     /// Print each IDA* iteration (bound, nodes, nodes/s, elapsed, next iteration's estimate)
     /// on stderr.
     pub iterations: bool,
 }
+
+/// The short-cycle automaton's longest forbidden string by board side when none is asked for
+/// (0: none): measured in BENCHMARKS.md ("duplicate pruning").
+pub const DEFAULT_CYCLES: [usize; 6] = [0, 0, 0, 0, 0, 14];
+
+/// The longest forbidden string `--cycles` accepts: the automaton's build time and size grow
+/// about 2.5× a move (7.6 s and 65,612 states at 14 on 5×5).
+pub const MAX_CYCLES: u8 = 16;
 
 /// The table's default size.
 pub const DEFAULT_HASH_MIB: u32 = 256;

@@ -25,6 +25,7 @@
 //! minimum bounds nothing.
 
 use crate::board::{Board, Dir, Packing, DIRS};
+use crate::cycles::{MoveAutomaton, START};
 use crate::heuristic::Heuristic;
 use searchcache::{Pack64, SearchCache};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -118,6 +119,9 @@ pub struct Node<S, P: Packing = u64> {
     pub back: Option<Dir>,
     /// The parent's heuristic value (its bound for the move back).
     pub parent_h: u32,
+    /// The short-cycle automaton's state after the moves that led here ([`START`] without
+    /// one).
+    pub cycle: u32,
 }
 
 impl<S: Copy, P: Packing> Node<S, P> {
@@ -130,7 +134,16 @@ impl<S: Copy, P: Packing> Node<S, P> {
             h,
             back: None,
             parent_h: 0,
+            cycle: START,
         }
+    }
+
+    /// The table key of this node: the board's, salted by the automaton state (a search in
+    /// another state explores other paths, so its bounds are other facts); the board's own key
+    /// in [`START`].
+    #[inline]
+    pub fn key(&self) -> u64 {
+        salted_key(self.board.key(), self.cycle)
     }
 
     /// The child reached by moving the blank `d`, or `None` off the board.
@@ -167,6 +180,17 @@ impl<S: Copy, P: Packing> Node<S, P> {
     }
 }
 
+/// A board's key salted by an automaton state: the key itself in [`START`], else as distinct
+/// from every other pair's as random 64-bit values are.
+#[inline]
+fn salted_key(board_key: u64, cycle: u32) -> u64 {
+    if cycle == START {
+        board_key
+    } else {
+        board_key ^ searchcache::mix64(u64::from(cycle))
+    }
+}
+
 /// A child whose heuristic value is not read yet.
 #[derive(Clone, Copy, Debug)]
 pub struct PendingNode<Q, P: Packing = u64> {
@@ -178,6 +202,12 @@ pub struct PendingNode<Q, P: Packing = u64> {
 }
 
 impl<Q: Copy, P: Packing> PendingNode<Q, P> {
+    /// The table key the child will have in automaton state `cycle` ([`Node::key`]).
+    #[inline]
+    pub fn key(&self, cycle: u32) -> u64 {
+        salted_key(self.board.key(), cycle)
+    }
+
     /// The child, its value read.
     #[inline]
     pub fn finish<H: Heuristic<P, Pending = Q>>(self, heuristic: &H) -> Node<H::State, P> {
@@ -188,6 +218,7 @@ impl<Q: Copy, P: Packing> PendingNode<Q, P> {
             h,
             back: Some(self.back),
             parent_h: self.parent_h,
+            cycle: START,
         }
     }
 }
@@ -223,20 +254,51 @@ pub enum Outcome {
     Aborted,
 }
 
+/// What prunes a search beside the heuristic and IDA*'s bound: the table of lower bounds and
+/// the short-cycle automaton, either, both or neither.
+#[derive(Clone, Copy, Default)]
+pub struct Pruning<'a> {
+    /// The shared table, `None` for plain IDA*.
+    pub table: Option<&'a BoundTable>,
+    /// Nodes with less slack (bound − g − h) neither probe nor store.
+    pub min_slack: u32,
+    /// Moves that complete a forbidden string are not searched (`cycles.rs`).
+    pub cycles: Option<&'a MoveAutomaton>,
+}
+
+impl<'a> Pruning<'a> {
+    /// The table alone, probed at slack `min_slack` and above.
+    pub fn table(table: Option<&'a BoundTable>, min_slack: u32) -> Pruning<'a> {
+        Pruning {
+            table,
+            min_slack,
+            cycles: None,
+        }
+    }
+
+    /// The automaton's state after `d` from `node` (`START` without one), or `None` if it
+    /// forbids `d`.
+    #[inline]
+    pub fn cycle_step<S, P: Packing>(&self, node: &Node<S, P>, d: Dir) -> Option<u32> {
+        match self.cycles {
+            Some(automaton) => automaton.step(node.cycle, d),
+            None => Some(START),
+        }
+    }
+}
+
 /// One iteration's depth-first search: the bound and what it shares.
 pub struct Search<'a, H> {
     /// The heuristic.
     pub heuristic: &'a H,
-    /// The shared table, `None` for plain IDA*.
-    pub table: Option<&'a BoundTable>,
+    /// The table and the automaton.
+    pub pruning: Pruning<'a>,
     /// The iteration's cost bound.
     pub bound: u32,
     /// Set by the thread that finds the goal.
     pub abort: &'a AtomicBool,
     /// Set from outside (Ctrl-C) to stop the search: it then ends as [`Outcome::Aborted`].
     pub interrupt: &'a AtomicBool,
-    /// Nodes with less slack (bound − g − h) neither probe nor store.
-    pub min_slack: u32,
 }
 
 /// One thread's walk: its counters and the moves from the search root to where it is.
@@ -267,26 +329,32 @@ impl<H> Search<'_, H> {
             return Outcome::Aborted;
         }
         let remaining = self.bound - g;
+        let (table, min_slack) = (self.pruning.table, self.pruning.min_slack);
         let mut first = [INFINITE; 4];
         let mut least = u32::from(INFINITE);
         // Every child's board and heuristic lines first, then their table buckets, so that all
         // those loads are in flight together; then the values. A child's slack is at most its
         // parent's when h drops by at most 1 a move (a hint only: probes check their own slack).
-        let table = self.table.filter(|_| remaining - node.h >= self.min_slack);
+        let prefetch = table.filter(|_| remaining - node.h >= min_slack);
         let mut pending = [None; 4];
         for d in DIRS {
             if Some(d) == node.back {
                 continue;
             }
-            pending[d as usize] = node.begin_child(self.heuristic, d);
-            if let (Some(table), Some(p)) = (table, &pending[d as usize]) {
-                table.prefetch(p.board.key());
+            let Some(cycle) = self.pruning.cycle_step(node, d) else {
+                continue;
+            };
+            pending[d as usize] = node.begin_child(self.heuristic, d).map(|p| (p, cycle));
+            if let (Some(table), Some((p, cycle))) = (prefetch, &pending[d as usize]) {
+                table.prefetch(p.key(*cycle));
             }
         }
         let mut children = [None; 4];
         for d in DIRS {
-            if let Some(p) = pending[d as usize] {
-                children[d as usize] = Some(p.finish(self.heuristic));
+            if let Some((p, cycle)) = pending[d as usize] {
+                let mut child = p.finish(self.heuristic);
+                child.cycle = cycle;
+                children[d as usize] = Some(child);
             }
         }
         for d in DIRS {
@@ -295,10 +363,10 @@ impl<H> Search<'_, H> {
             };
             walker.counters.nodes += 1;
             let mut bound = child.h;
-            if child.h < remaining && remaining - 1 - child.h >= self.min_slack {
-                if let Some(table) = self.table {
+            if child.h < remaining && remaining - 1 - child.h >= min_slack {
+                if let Some(table) = table {
                     walker.counters.probes += 1;
-                    if let Some(entry) = table.probe(child.board.key()) {
+                    if let Some(entry) = table.probe(child.key()) {
                         walker.counters.hits += 1;
                         bound = bound.max(entry.excluding(child.back));
                     }
@@ -317,13 +385,13 @@ impl<H> Search<'_, H> {
             least = least.min(through);
         }
         let slack = remaining - node.h;
-        if slack >= self.min_slack {
-            if let Some(table) = self.table {
+        if slack >= min_slack {
+            if let Some(table) = table {
                 if let Some(back) = node.back {
                     first[back as usize] = (1 + node.parent_h).min(u32::from(INFINITE) - 1) as u8;
                 }
                 table.store(
-                    node.board.key(),
+                    node.key(),
                     MoveBounds {
                         first,
                         depth: slack.min(255) as u8,
@@ -345,9 +413,9 @@ pub struct Solution {
 }
 
 /// The first bound: the heuristic, raised by the table's entry for the root if there is one.
-pub fn initial_bound<S, P: Packing>(node: &Node<S, P>, table: Option<&BoundTable>) -> u32 {
+pub fn initial_bound<S: Copy, P: Packing>(node: &Node<S, P>, table: Option<&BoundTable>) -> u32 {
     let stored = table
-        .and_then(|t| t.probe(node.board.key()))
+        .and_then(|t| t.probe(node.key()))
         .map_or(0, |e| e.excluding(None));
     node.h.max(stored)
 }
@@ -402,11 +470,10 @@ pub struct Interrupted {
 /// `korf100.tsv`'s header says.
 pub fn solve_sequential<P: Packing, H: Heuristic<P>>(
     heuristic: &H,
-    table: Option<&BoundTable>,
-    min_slack: u32,
+    pruning: Pruning<'_>,
     board: Board<P>,
 ) -> Solution {
-    match solve_sequential_with(heuristic, table, min_slack, board, Control::quiet()) {
+    match solve_sequential_with(heuristic, pruning, board, Control::quiet()) {
         Ok(solution) => solution,
         Err(_) => unreachable!("a quiet control is never interrupted"),
     }
@@ -415,8 +482,7 @@ pub fn solve_sequential<P: Packing, H: Heuristic<P>>(
 /// [`solve_sequential`], reporting each iteration to `control` and stopping when it says.
 pub fn solve_sequential_with<P: Packing, H: Heuristic<P>>(
     heuristic: &H,
-    table: Option<&BoundTable>,
-    min_slack: u32,
+    pruning: Pruning<'_>,
     board: Board<P>,
     control: Control<'_>,
 ) -> Result<Solution, Interrupted> {
@@ -425,15 +491,14 @@ pub fn solve_sequential_with<P: Packing, H: Heuristic<P>>(
     let abort = AtomicBool::new(false);
     let mut walker = Walker::default();
     walker.counters.nodes = 1;
-    let mut bound = initial_bound(&root, table);
+    let mut bound = initial_bound(&root, pruning.table);
     loop {
         let search = Search {
             heuristic,
-            table,
+            pruning,
             bound,
             abort: &abort,
             interrupt: control.interrupt,
-            min_slack,
         };
         let before = walker.counters.nodes;
         match search.dfs(&mut walker, &root, 0) {

@@ -1,6 +1,7 @@
 //! Several threads solving one instance together: each iteration expands the top of the tree
-//! breadth-first until there are enough subtrees to keep every thread busy, then rayon's pool
-//! searches them, all sharing the table. The first thread to reach the goal raises a flag the
+//! breadth-first until there are enough subtrees to keep every thread busy, then every thread
+//! of rayon's pool takes the next subtree in the sequential search's order until none is left,
+//! all sharing the table. The first thread to reach the goal raises a flag the
 //! others see at their next node.
 //!
 //! Optimal whatever the interleaving: every bound in the table is a true lower bound (see
@@ -10,16 +11,17 @@
 use crate::board::{Board, Dir, Packing, DIRS};
 use crate::heuristic::Heuristic;
 use crate::ida::{
-    initial_bound, BoundTable, Control, Counters, Interrupted, Iteration, Node, Outcome, Search,
+    initial_bound, Control, Counters, Interrupted, Iteration, Node, Outcome, Pruning, Search,
     Solution, Walker,
 };
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// Subtrees per thread: enough that uneven subtrees even out (16 per thread measured within 5%
-/// of 64 on Korf's 1-10; the split costs nothing beside the search).
-const TASKS_PER_THREAD: usize = 64;
+/// Subtrees per thread: enough that the subtree taken last is small, so no thread waits long
+/// for the others at the end of an iteration. On Korf and Taylor's #2 (2 threads,
+/// `--cycles 14`) 64 a thread searched 940 M nodes in 47 s, 1024 a thread 897 M in 41 s (one
+/// thread: 887 M); the breadth-first top costs a few thousand nodes an iteration.
+const TASKS_PER_THREAD: usize = 1024;
 
 /// A subtree to search: its root, cost so far and the moves that lead to it.
 struct Task<S, P: Packing> {
@@ -33,11 +35,10 @@ struct Task<S, P: Packing> {
 pub fn solve_parallel<P: Packing, H: Heuristic<P>>(
     pool: &rayon::ThreadPool,
     heuristic: &H,
-    table: Option<&BoundTable>,
-    min_slack: u32,
+    pruning: Pruning<'_>,
     board: Board<P>,
 ) -> Solution {
-    match solve_parallel_with(pool, heuristic, table, min_slack, board, Control::quiet()) {
+    match solve_parallel_with(pool, heuristic, pruning, board, Control::quiet()) {
         Ok(solution) => solution,
         Err(_) => unreachable!("a quiet control is never interrupted"),
     }
@@ -54,6 +55,7 @@ struct Top<S, P: Packing> {
 
 fn expand_top<P: Packing, H: Heuristic<P>>(
     heuristic: &H,
+    pruning: &Pruning<'_>,
     root: Node<H::State, P>,
     bound: u32,
     target: usize,
@@ -76,9 +78,13 @@ fn expand_top<P: Packing, H: Heuristic<P>>(
                 if Some(d) == t.node.back {
                     continue;
                 }
-                let Some(child) = t.node.child(heuristic, d) else {
+                let Some(cycle) = pruning.cycle_step(&t.node, d) else {
                     continue;
                 };
+                let Some(mut child) = t.node.child(heuristic, d) else {
+                    continue;
+                };
+                child.cycle = cycle;
                 counters.nodes += 1;
                 let f = t.g + 1 + child.h;
                 if f > bound {
@@ -111,8 +117,7 @@ fn expand_top<P: Packing, H: Heuristic<P>>(
 pub fn solve_parallel_with<P: Packing, H: Heuristic<P>>(
     pool: &rayon::ThreadPool,
     heuristic: &H,
-    table: Option<&BoundTable>,
-    min_slack: u32,
+    pruning: Pruning<'_>,
     board: Board<P>,
     control: Control<'_>,
 ) -> Result<Solution, Interrupted> {
@@ -122,11 +127,11 @@ pub fn solve_parallel_with<P: Packing, H: Heuristic<P>>(
         nodes: 1,
         ..Counters::default()
     };
-    let mut bound = initial_bound(&root, table);
+    let mut bound = initial_bound(&root, pruning.table);
     let target = TASKS_PER_THREAD * pool.current_num_threads();
     loop {
         let before = counters.nodes;
-        let top = expand_top(heuristic, root, bound, target, &mut counters);
+        let top = expand_top(heuristic, &pruning, root, bound, target, &mut counters);
         if let Some(moves) = top.goal {
             return Ok(Solution { moves, counters });
         }
@@ -134,40 +139,43 @@ pub fn solve_parallel_with<P: Packing, H: Heuristic<P>>(
         let found: Mutex<Option<Vec<Dir>>> = Mutex::new(None);
         let search = Search {
             heuristic,
-            table,
+            pruning,
             bound,
             abort: &abort,
             interrupt: control.interrupt,
-            min_slack,
         };
-        let (least, work) = pool.install(|| {
-            top.layer
-                .par_iter()
-                .map(|task| {
-                    let mut walker = Walker {
-                        counters: Counters::default(),
-                        path: task.path.clone(),
-                    };
-                    let least = match search.dfs(&mut walker, &task.node, task.g) {
-                        Outcome::Found => {
-                            abort.store(true, Relaxed);
-                            let mut slot = found.lock().unwrap_or_else(|e| e.into_inner());
-                            slot.get_or_insert(walker.path);
-                            u32::MAX
-                        }
-                        Outcome::Exceeded(x) => task.g + x,
-                        Outcome::Aborted => u32::MAX,
-                    };
-                    (least, walker.counters)
-                })
-                .reduce(
-                    || (u32::MAX, Counters::default()),
-                    |(a, mut ca), (b, cb)| {
-                        ca += cb;
-                        (a.min(b), ca)
-                    },
-                )
+        // Tasks are taken in the order the sequential search would visit them, so that the
+        // last iteration reaches the goal about where one thread would, sooner by the threads.
+        let taken = AtomicUsize::new(0);
+        let per_thread = pool.broadcast(|_| {
+            let mut least = u32::MAX;
+            let mut counters = Counters::default();
+            while let Some(task) = top.layer.get(taken.fetch_add(1, Relaxed)) {
+                let mut walker = Walker {
+                    counters: Counters::default(),
+                    path: task.path.clone(),
+                };
+                let outcome = search.dfs(&mut walker, &task.node, task.g);
+                counters += walker.counters;
+                match outcome {
+                    Outcome::Found => {
+                        abort.store(true, Relaxed);
+                        let mut slot = found.lock().unwrap_or_else(|e| e.into_inner());
+                        slot.get_or_insert(walker.path);
+                        break;
+                    }
+                    Outcome::Exceeded(x) => least = least.min(task.g + x),
+                    Outcome::Aborted => break,
+                }
+            }
+            (least, counters)
         });
+        let mut least = u32::MAX;
+        let mut work = Counters::default();
+        for (l, c) in per_thread {
+            least = least.min(l);
+            work += c;
+        }
         counters += work;
         if let Some(moves) = found.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Ok(Solution { moves, counters });

@@ -5,8 +5,9 @@
 use crate::board::{Board, Packing};
 use crate::compact_pdb::{Bytes, CompactPdb, Nibbles, PARTITION_6666, PARTITION_78};
 use crate::config::{Config, HeuristicKind, Parallel, PdbLayout};
+use crate::cycles::MoveAutomaton;
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan};
-use crate::ida::{self, BoundTable, Control, Interrupted, Solution};
+use crate::ida::{self, BoundTable, Control, Interrupted, Pruning, Solution};
 use crate::instance::{Instance, Puzzle};
 use crate::parallel;
 use crate::pdb::{PatternDb, PARTITION_663};
@@ -37,6 +38,8 @@ pub struct Solver {
     table_choice: Option<bool>,
     /// `--table-slack`.
     pub slack: u32,
+    /// The short-cycle automaton per board side, where one is asked for.
+    cycles: [Option<MoveAutomaton>; 6],
 }
 
 /// One solved instance.
@@ -106,6 +109,7 @@ impl Solver {
             table,
             table_choice: config.table,
             slack: config.table_slack,
+            cycles: Default::default(),
         };
         for i in &config.instances {
             let side = i.board.side();
@@ -125,6 +129,19 @@ impl Solver {
                     solver.lc[usize::from(side)].get_or_insert_with(|| LinearConflict::new(side));
                 }
                 _ => {}
+            }
+            let length = config.cycles[usize::from(side)];
+            if length > 0 && solver.cycles[usize::from(side)].is_none() {
+                let t0 = Instant::now();
+                let automaton = MoveAutomaton::build(side, length);
+                log(format!(
+                    "short-cycle automaton for {side}x{side}: {} forbidden strings of up to \
+                     {length} moves, {} states, built in {:.1} s",
+                    automaton.forbidden(),
+                    automaton.states(),
+                    t0.elapsed().as_secs_f64()
+                ));
+                solver.cycles[usize::from(side)] = Some(automaton);
             }
         }
         let dir = config.pdb_dir.as_deref();
@@ -196,10 +213,12 @@ impl Solver {
         pool: Option<&rayon::ThreadPool>,
         control: Control<'_>,
     ) -> Result<Solution, Interrupted> {
-        let table = self.table_for(&board);
         let run = Run {
-            table,
-            slack: self.slack,
+            pruning: Pruning {
+                table: self.table_for(&board),
+                min_slack: self.slack,
+                cycles: self.cycles[usize::from(board.side())].as_ref(),
+            },
             pool,
             control,
         };
@@ -320,10 +339,9 @@ impl Solver {
     }
 }
 
-/// How one instance is searched: its table, slack, threads and control.
+/// How one instance is searched: its table, slack and automaton, threads and control.
 struct Run<'a> {
-    table: Option<&'a BoundTable>,
-    slack: u32,
+    pruning: Pruning<'a>,
     pool: Option<&'a rayon::ThreadPool>,
     control: Control<'a>,
 }
@@ -335,10 +353,8 @@ impl Run<'_> {
         board: Board<P>,
     ) -> Result<Solution, Interrupted> {
         match self.pool {
-            Some(pool) => {
-                parallel::solve_parallel_with(pool, h, self.table, self.slack, board, self.control)
-            }
-            None => ida::solve_sequential_with(h, self.table, self.slack, board, self.control),
+            Some(pool) => parallel::solve_parallel_with(pool, h, self.pruning, board, self.control),
+            None => ida::solve_sequential_with(h, self.pruning, board, self.control),
         }
     }
 }

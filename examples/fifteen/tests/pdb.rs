@@ -11,7 +11,7 @@ mod common;
 use fifteen::board::{Board, DIRS};
 use fifteen::compact_pdb::{self, CompactPdb, LoadReport};
 use fifteen::heuristic::{Heuristic, LinearConflict};
-use fifteen::ida::solve_sequential;
+use fifteen::ida::{solve_sequential, Pruning};
 use fifteen::korf::korf100;
 use fifteen::pdb_build::{self, manhattan, MAX_EXCESS};
 use fifteen::pdb_file::{self, Kind};
@@ -213,13 +213,13 @@ fn the_reflected_compact_heuristic_is_admissible_and_incremental() {
     // and IDA* with it finds the same lengths.
     for id in [9, 12, 19, 2, 5] {
         let k = &korf100()[id - 1];
-        let s = solve_sequential(&lc, None, 0, k.board);
+        let s = solve_sequential(&lc, Pruning::default(), k.board);
         let mut b = k.board;
         for (i, &d) in s.moves.iter().enumerate() {
             assert!(pdb.init(&b).1 as usize <= s.moves.len() - i);
             b = b.moved(d).unwrap();
         }
-        let with_pdb = solve_sequential(&pdb, None, 0, k.board);
+        let with_pdb = solve_sequential(&pdb, Pruning::default(), k.board);
         assert_eq!(with_pdb.moves.len() as u32, k.len);
         assert!(k.board.solves(&with_pdb.moves));
         let bytes = CompactPdb::load_or_build_bytes(&PARTITION_555, None, false, &silent)

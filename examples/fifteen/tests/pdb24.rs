@@ -10,14 +10,16 @@ mod common;
 
 use fifteen::board::{Board, Packing, DIRS};
 use fifteen::compact_pdb::{CompactPdb, PARTITION_6666};
+use fifteen::cycles::MoveAutomaton;
 use fifteen::heuristic::{Heuristic, Manhattan};
-use fifteen::ida::solve_sequential;
+use fifteen::ida::{solve_sequential, BoundTable, Pruning};
 use fifteen::instance::{parse_instances, Puzzle};
 use fifteen::korf::{korf24_instances, KORF24};
 use fifteen::parallel::solve_parallel;
 use fifteen::pdb_build;
 use fifteen::rank::{Ranking, MAX_TILES};
 use fifteen::regions::{Grid, Regions, MAX_REGIONS};
+use searchcache::Size;
 use std::sync::OnceLock;
 
 type Board5 = Board<u128>;
@@ -315,12 +317,24 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 #[test]
-fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
+fn random_walk_boards_are_solved_optimally_with_one_thread_and_two_with_and_without_the_automaton()
+{
     let pdb = small_pdb();
     let two = pool(2);
     let mut rng = Rng(2026);
     let mut checked = 0;
     let mut lengths = Vec::new();
+    let automaton = MoveAutomaton::build(5, 12);
+    let table = BoundTable::new(Size::Mib(1)).expect("table");
+    let cycles = Pruning {
+        cycles: Some(&automaton),
+        ..Pruning::default()
+    };
+    let cycles_and_table = Pruning {
+        table: Some(&table),
+        ..cycles
+    };
+    let (mut plain_nodes, mut automaton_nodes) = (0, 0);
     // Ten walks of 40 to 60 moves, then four shorter ones that the reference always checks.
     for n in 0..14 {
         let moves = if n < 10 {
@@ -329,11 +343,26 @@ fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
             20 + 3 * (n - 10)
         };
         let b = walk(&mut rng, moves);
-        let one = solve_sequential(pdb, None, 0, b);
+        let one = solve_sequential(pdb, Pruning::default(), b);
         assert!(b.solves(&one.moves), "{b}");
-        let par = solve_parallel(&two, pdb, None, 0, b);
+        let par = solve_parallel(&two, pdb, Pruning::default(), b);
         assert!(b.solves(&par.moves), "{b}");
         assert_eq!(one.moves.len(), par.moves.len(), "{b}");
+        // The short-cycle automaton, alone and with the table, on one thread and two.
+        for pruning in [cycles, cycles_and_table] {
+            let with = solve_sequential(pdb, pruning, b);
+            let with_two = solve_parallel(&two, pdb, pruning, b);
+            for s in [&with, &with_two] {
+                assert!(b.solves(&s.moves), "{b}");
+                assert!(
+                    automaton.allows(&s.moves),
+                    "{b}: a forbidden string was searched"
+                );
+                assert_eq!(s.moves.len(), one.moves.len(), "{b}");
+            }
+            automaton_nodes += with.counters.nodes;
+        }
+        plain_nodes += 2 * one.counters.nodes;
         lengths.push(one.moves.len());
         // The independent check where plain Manhattan IDA* is quick.
         if one.moves.len() <= 30 {
@@ -345,6 +374,10 @@ fn random_walk_boards_are_solved_optimally_with_one_thread_and_two() {
         checked >= 5,
         "too few boards cross-checked: {checked} of {lengths:?}"
     );
+    assert!(
+        automaton_nodes < plain_nodes,
+        "{automaton_nodes} nodes with the automaton, {plain_nodes} without"
+    );
 }
 
 #[test]
@@ -353,7 +386,7 @@ fn manhattan_alone_solves_5x5_boards_too() {
     let mut rng = Rng(5);
     for _ in 0..5 {
         let b = walk(&mut rng, 24);
-        let s = solve_sequential(&md, None, 0, b);
+        let s = solve_sequential(&md, Pruning::default(), b);
         assert!(b.solves(&s.moves));
         assert_eq!(s.moves.len() as u32, reference_length(&b));
     }

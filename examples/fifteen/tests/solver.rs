@@ -6,8 +6,9 @@
 //! threads) and exact Manhattan-distance counts for 20 instances (minutes).
 
 use fifteen::board::{Board, DIRS};
+use fifteen::cycles::MoveAutomaton;
 use fifteen::heuristic::{Heuristic, LinearConflict, Manhattan};
-use fifteen::ida::{solve_sequential, BoundTable, Solution};
+use fifteen::ida::{solve_sequential, BoundTable, Pruning, Solution};
 use fifteen::korf::{korf100, KorfInstance};
 use fifteen::parallel::solve_parallel;
 use fifteen::pdb::{self, PatternDb};
@@ -43,9 +44,9 @@ fn solve<H: Heuristic>(
     board: Board,
 ) -> Solution {
     let s = if threads == 1 {
-        solve_sequential(h, table, slack, board)
+        solve_sequential(h, Pruning::table(table, slack), board)
     } else {
-        solve_parallel(&pool(threads), h, table, slack, board)
+        solve_parallel(&pool(threads), h, Pruning::table(table, slack), board)
     };
     assert!(
         board.solves(&s.moves),
@@ -186,6 +187,55 @@ fn the_table_never_changes_an_optimal_length_with_linear_conflict() {
             );
         }
     }
+}
+
+#[test]
+fn the_automaton_alone_and_with_the_table_keeps_optimal_lengths_on_the_15_puzzle() {
+    let pdb = pdb();
+    let automaton = MoveAutomaton::build(4, 12);
+    let table = BoundTable::new(Size::Mib(1)).expect("table");
+    let cycles = Pruning {
+        cycles: Some(&automaton),
+        ..Pruning::default()
+    };
+    let (mut with, mut without) = (0, 0);
+    for id in 1..=20 {
+        let k = korf(id);
+        for threads in [1, 2] {
+            // A small table probed everywhere: evictions and salted keys all the time.
+            for pruning in [
+                cycles,
+                Pruning {
+                    table: Some(&table),
+                    ..cycles
+                },
+            ] {
+                let s = if threads == 1 {
+                    solve_sequential(pdb, pruning, k.board)
+                } else {
+                    solve_parallel(&pool(threads), pdb, pruning, k.board)
+                };
+                assert!(k.board.solves(&s.moves), "instance {id}");
+                assert!(
+                    automaton.allows(&s.moves),
+                    "instance {id}: a forbidden string"
+                );
+                assert_eq!(
+                    s.moves.len() as u32,
+                    k.len,
+                    "instance {id}, {threads} thread(s)"
+                );
+            }
+        }
+        with += solve_sequential(pdb, cycles, k.board).counters.nodes;
+        without += solve_sequential(pdb, Pruning::default(), k.board)
+            .counters
+            .nodes;
+    }
+    assert!(
+        with < without,
+        "{with} nodes with the automaton, {without} without"
+    );
 }
 
 #[test]
@@ -407,6 +457,7 @@ fn solver_of(
         pdb_dir: None,
         pdb_layout: PdbLayout::Nibbles,
         table_slack: fifteen::ida::DEFAULT_TABLE_SLACK,
+        cycles: [0; 6],
         fresh_table: false,
         iterations: false,
     };

@@ -3,7 +3,10 @@
 
 use clap::error::ErrorKind;
 use clap::{Parser, ValueEnum};
-use fifteen::config::{Config, HeuristicKind, Parallel, PdbLayout, DEFAULT_HASH_MIB, MAX_HASH_MIB};
+use fifteen::config::{
+    Config, HeuristicKind, Parallel, PdbLayout, DEFAULT_CYCLES, DEFAULT_HASH_MIB, MAX_CYCLES,
+    MAX_HASH_MIB,
+};
 use fifteen::ida::DEFAULT_TABLE_SLACK;
 use fifteen::instance::{parse_instances, Instance, Puzzle};
 use fifteen::korf::{korf24_instances, korf_instances, parse_ids, parse_ids_upto};
@@ -182,6 +185,12 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(0..=255))]
     table_slack: u32,
 
+    /// Short-cycle automaton: never search a string of up to N moves that reaches the board a
+    /// shorter or earlier string reaches (0: off; 1 and 2: only the move back) [default: 14 on 5x5, 0 on smaller]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_CYCLES)))]
+    cycles: Option<u8>,
+
     /// Empty the table before each instance (default: bounds are kept; they stay valid)
     #[arg(long)]
     fresh_table: bool,
@@ -316,6 +325,10 @@ pub(crate) fn parse_args<T: Into<OsString> + Clone>(args: &[T]) -> Result<Comman
         pdb_layout: cli.pdb_layout.into(),
         fresh_table: cli.fresh_table,
         table_slack: cli.table_slack,
+        cycles: match cli.cycles {
+            Some(n) => [usize::from(n); 6],
+            None => DEFAULT_CYCLES,
+        },
         iterations,
     }))
 }

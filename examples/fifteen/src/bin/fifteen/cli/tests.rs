@@ -2,7 +2,7 @@
 //! instance is an error naming the problem (the binary prints it and exits 2).
 
 use super::{parse_args, Command};
-use fifteen::config::HeuristicKind;
+use fifteen::config::{HeuristicKind, DEFAULT_CYCLES};
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
@@ -43,6 +43,7 @@ fn flags_are_validated() {
         "--korf24",
         "--size",
         "--iterations",
+        "--cycles",
         "pdb6666",
         "Exit codes",
         "blank top-left",
@@ -66,6 +67,13 @@ fn flags_are_validated() {
         ["3", "5"]
     );
     assert_eq!(c.instances[0].known_nodes, Some(156_590_306));
+    // The automaton: off below 5×5 unless asked, one length for every side when asked.
+    assert_eq!(c.cycles, DEFAULT_CYCLES);
+    assert_eq!((c.cycles[4], c.cycles[5]), (0, 14));
+    let Ok(Command::Run(c)) = parse_args(&args("--korf 3 --cycles 10")) else {
+        panic!("cycles")
+    };
+    assert_eq!(c.cycles, [10; 6]);
     // The old name of the 6-6-3 databases still works.
     let Ok(Command::Run(c)) = parse_args(&args("--korf 1 --heuristic pdb")) else {
         panic!("pdb alias")
@@ -85,6 +93,8 @@ fn flags_are_validated() {
         ("--hash-mib -3", "--hash-mib"),
         ("--hash-mib 99999999999999", "--hash-mib"),
         ("--table-slack 256", "0..=255"),
+        ("--cycles 17", "0..=16"),
+        ("--cycles -1", "--cycles"),
         ("--heuristic foo", "'foo'"),
         ("--korf 1-3 1 2 0 3 4 5 6 7 8", "cannot be used with"),
         ("--korf 1-3 --file x", "cannot be used with"),
