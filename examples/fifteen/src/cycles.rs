@@ -153,7 +153,7 @@ fn forbidden_strings(side: u8, max_len: usize) -> Vec<Vec<u8>> {
     spans.insert(identity, ([Span::POINT; SPANS_KEPT], 1));
     let mut found: Vec<Vec<u8>> = Vec::new();
     let mut level = vec![Moves { code: 0, len: 0 }];
-    for _ in 0..max_len.min(LONGEST) {
+    for _ in 0..max_len {
         // The strings found so far, as an automaton: `s` avoids them all, so `s + d` contains
         // one exactly when the automaton has no transition for `d`.
         let known = MoveAutomaton::from_strings(&found, max_len);
@@ -193,9 +193,10 @@ fn forbidden_strings(side: u8, max_len: usize) -> Vec<Vec<u8>> {
 
 impl MoveAutomaton {
     /// The automaton of every forbidden string of at most `max_len` moves on a board of side
-    /// `side` (2..=5). Building takes time and memory growing about 2.1× per move of
-    /// `max_len` (`tests/cycles.rs` gives the sizes).
+    /// `side` (2..=5; `max_len` at most 16). Building takes time and memory growing about 2.5×
+    /// per move of `max_len`: on 5×5, 0.4 s at 12, 2-3 s at 14 (BENCHMARKS.md).
     pub fn build(side: u8, max_len: usize) -> MoveAutomaton {
+        let max_len = max_len.min(LONGEST);
         Self::from_strings(&forbidden_strings(side, max_len), max_len)
     }
 
