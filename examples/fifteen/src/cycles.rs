@@ -1,7 +1,7 @@
 //! Duplicate pruning by a finite automaton over the blank's moves (Taylor & Korf, "Pruning
 //! duplicate nodes in depth-first search", AAAI 1993): a string of moves that reaches the same
 //! board as a shorter string, or as an equally long one earlier in the order up, left, right,
-//! down, is never searched.
+//! down, is never searched, where that string is legal wherever this one is (below).
 //!
 //! # Why a search that avoids those strings stays optimal
 //!
@@ -33,7 +33,6 @@ const NONE: u32 = u32::MAX;
 pub struct MoveAutomaton {
     next: Vec<[u32; 4]>,
     forbidden: usize,
-    max_len: usize,
 }
 
 /// The rectangle a path of the blank spans, relative to its first cell.
@@ -110,8 +109,8 @@ type Changes = [(u8, u8); 17];
 /// The longest string the automaton takes (a [`Moves`] holds 16).
 const LONGEST: usize = 16;
 
-/// Incomparable spans kept per permutation: more are dropped, which can only forbid fewer
-/// strings, never a string that must stay.
+/// Incomparable spans kept per permutation: a string is forbidden only against a kept span, so
+/// one not kept can only leave a string allowed.
 const SPANS_KEPT: usize = 4;
 
 /// What a string does, and the span of its path; `None` if the path is wider or taller than
@@ -156,7 +155,7 @@ fn forbidden_strings(side: u8, max_len: usize) -> Vec<Vec<u8>> {
     for _ in 0..max_len {
         // The strings found so far, as an automaton: `s` avoids them all, so `s + d` contains
         // one exactly when the automaton has no transition for `d`.
-        let known = MoveAutomaton::from_strings(&found, max_len);
+        let known = MoveAutomaton::from_strings(&found);
         let mut next = Vec::new();
         for &s in &level {
             let state = (0..s.len)
@@ -196,12 +195,11 @@ impl MoveAutomaton {
     /// `side` (2..=5; `max_len` at most 16). Building takes time and memory growing about 2.5×
     /// per move of `max_len`: on 5×5, 0.4 s at 12, 2-3 s at 14 (BENCHMARKS.md).
     pub fn build(side: u8, max_len: usize) -> MoveAutomaton {
-        let max_len = max_len.min(LONGEST);
-        Self::from_strings(&forbidden_strings(side, max_len), max_len)
+        Self::from_strings(&forbidden_strings(side, max_len.min(LONGEST)))
     }
 
     /// The Aho–Corasick automaton of `strings` (moves as 0..4), none a substring of another.
-    fn from_strings(strings: &[Vec<u8>], max_len: usize) -> MoveAutomaton {
+    fn from_strings(strings: &[Vec<u8>]) -> MoveAutomaton {
         let mut goto: Vec<[u32; 4]> = vec![[NONE; 4]];
         let mut terminal = vec![false];
         for s in strings {
@@ -239,16 +237,11 @@ impl MoveAutomaton {
                 }
             }
         }
-        Self::without_dead(next, &terminal, strings.len(), max_len)
+        Self::without_dead(next, &terminal, strings.len())
     }
 
     /// Drops the states that end a forbidden string: moves into them have no transition.
-    fn without_dead(
-        next: Vec<[u32; 4]>,
-        dead: &[bool],
-        forbidden: usize,
-        max_len: usize,
-    ) -> MoveAutomaton {
+    fn without_dead(next: Vec<[u32; 4]>, dead: &[bool], forbidden: usize) -> MoveAutomaton {
         let mut number = vec![NONE; next.len()];
         let mut live = 0u32;
         for (state, &d) in dead.iter().enumerate() {
@@ -263,11 +256,7 @@ impl MoveAutomaton {
             .filter(|&(state, _)| !dead[state])
             .map(|(_, row)| row.map(|to| number[to as usize]))
             .collect();
-        MoveAutomaton {
-            next,
-            forbidden,
-            max_len,
-        }
+        MoveAutomaton { next, forbidden }
     }
 
     /// The state after `d` from `state`, or `None` if `d` completes a forbidden string.
@@ -293,11 +282,6 @@ impl MoveAutomaton {
     /// Forbidden strings it was built from.
     pub fn forbidden(&self) -> usize {
         self.forbidden
-    }
-
-    /// The longest forbidden string it knows.
-    pub fn max_len(&self) -> usize {
-        self.max_len
     }
 
     /// Strings of `len` moves it allows from [`START`] on an unbounded grid (a measure of the

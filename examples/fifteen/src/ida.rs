@@ -146,10 +146,16 @@ impl<S: Copy, P: Packing> Node<S, P> {
         salted_key(self.board.key(), self.cycle)
     }
 
-    /// The child reached by moving the blank `d`, or `None` off the board.
+    /// The child reached by moving the blank `d`, in automaton state `cycle`, or `None` off
+    /// the board.
     #[inline]
-    pub fn child<H: Heuristic<P, State = S>>(&self, heuristic: &H, d: Dir) -> Option<Node<S, P>> {
-        Some(self.begin_child(heuristic, d)?.finish(heuristic))
+    pub fn child<H: Heuristic<P, State = S>>(
+        &self,
+        heuristic: &H,
+        d: Dir,
+        cycle: u32,
+    ) -> Option<Node<S, P>> {
+        Some(self.begin_child(heuristic, d, cycle)?.finish(heuristic))
     }
 
     /// The first step of [`child`](Self::child): the board and the heuristic's pending update
@@ -159,6 +165,7 @@ impl<S: Copy, P: Packing> Node<S, P> {
         &self,
         heuristic: &H,
         d: Dir,
+        cycle: u32,
     ) -> Option<PendingNode<H::Pending, P>> {
         let to = self.board.target(d)?;
         let mut board = self.board;
@@ -176,6 +183,7 @@ impl<S: Copy, P: Packing> Node<S, P> {
             pending,
             back: d.opposite(),
             parent_h: self.h,
+            cycle,
         })
     }
 }
@@ -199,13 +207,14 @@ pub struct PendingNode<Q, P: Packing = u64> {
     pending: Q,
     back: Dir,
     parent_h: u32,
+    cycle: u32,
 }
 
 impl<Q: Copy, P: Packing> PendingNode<Q, P> {
-    /// The table key the child will have in automaton state `cycle` ([`Node::key`]).
+    /// The table key the child will have ([`Node::key`]).
     #[inline]
-    pub fn key(&self, cycle: u32) -> u64 {
-        salted_key(self.board.key(), cycle)
+    pub fn key(&self) -> u64 {
+        salted_key(self.board.key(), self.cycle)
     }
 
     /// The child, its value read.
@@ -218,7 +227,7 @@ impl<Q: Copy, P: Packing> PendingNode<Q, P> {
             h,
             back: Some(self.back),
             parent_h: self.parent_h,
-            cycle: START,
+            cycle: self.cycle,
         }
     }
 }
@@ -344,17 +353,15 @@ impl<H> Search<'_, H> {
             let Some(cycle) = self.pruning.cycle_step(node, d) else {
                 continue;
             };
-            pending[d as usize] = node.begin_child(self.heuristic, d).map(|p| (p, cycle));
-            if let (Some(table), Some((p, cycle))) = (prefetch, &pending[d as usize]) {
-                table.prefetch(p.key(*cycle));
+            pending[d as usize] = node.begin_child(self.heuristic, d, cycle);
+            if let (Some(table), Some(p)) = (prefetch, &pending[d as usize]) {
+                table.prefetch(p.key());
             }
         }
         let mut children = [None; 4];
         for d in DIRS {
-            if let Some((p, cycle)) = pending[d as usize] {
-                let mut child = p.finish(self.heuristic);
-                child.cycle = cycle;
-                children[d as usize] = Some(child);
+            if let Some(p) = pending[d as usize] {
+                children[d as usize] = Some(p.finish(self.heuristic));
             }
         }
         for d in DIRS {

@@ -81,10 +81,9 @@ fn expand_top<P: Packing, H: Heuristic<P>>(
                 let Some(cycle) = pruning.cycle_step(&t.node, d) else {
                     continue;
                 };
-                let Some(mut child) = t.node.child(heuristic, d) else {
+                let Some(child) = t.node.child(heuristic, d, cycle) else {
                     continue;
                 };
-                child.cycle = cycle;
                 counters.nodes += 1;
                 let f = t.g + 1 + child.h;
                 if f > bound {

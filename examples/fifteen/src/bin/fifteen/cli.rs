@@ -185,8 +185,9 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(0..=255))]
     table_slack: u32,
 
-    /// Short-cycle automaton: never search a string of up to N moves that reaches the board a
-    /// shorter or earlier string reaches (0: off; 1 and 2: only the move back) [default: 14 on 5x5, 0 on smaller]
+    /// Short-cycle automaton: do not search a string of up to N moves that reaches the board a
+    /// shorter or earlier string reaches where that one is legal too (0: off; 1 and 2: only the
+    /// move back) [default: 14 on 5x5, 0 on smaller]
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_CYCLES)))]
     cycles: Option<u8>,
