@@ -4,10 +4,13 @@
 # stateright ports are in src/bin/stateright_actors/) and on 2PC (stateright_models' adapter),
 # the three runs of a model alternating, ROUNDS rounds (default 3). Prints one line per run
 # (model, checker, states, states/s) and the load before and after.
-# Usage: benches/actors_compare.sh [ROUNDS] [PAXOS_CLIENTS] [ABD_CLIENTS] [2PC_RMS]
+# With MAX_DEPTH, Paxos and ABD stop storing states more than MAX_DEPTH steps from the start on
+# both sides (for 3 clients, whose whole state spaces are too large for this machine); MEMORY is
+# our runs' --memory (the exact set's size, and the fp64 table's cap).
+# Usage: benches/actors_compare.sh [ROUNDS] [PAXOS_CLIENTS] [ABD_CLIENTS] [2PC_RMS] [MAX_DEPTH] [MEMORY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${1:-3} PAXOS=${2:-2} ABD=${3:-2} RMS=${4:-7}
+ROUNDS=${1:-3} PAXOS=${2:-2} ABD=${3:-2} RMS=${4:-7} DEPTH=${5:-} MEMORY=${6:-}
 cargo build --release -p modelcheck-cli -q
 (cd benches && cargo build --release --bin stateright_actors --bin stateright_models -q)
 MC=target/release/modelcheck
@@ -19,7 +22,10 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # A run that fails or prints no rate stops the script (set -e, and the checks below).
 ours() { # model N mode
-  local out; out=$("$MC" "$1" "$2" --threads 2 --mode "$3" --quiet)
+  local bound=()
+  [[ -n $DEPTH && $1 != 2pc ]] && bound=(--max-depth "$DEPTH")
+  [[ -n $MEMORY ]] && bound+=(--memory "$MEMORY")
+  local out; out=$("$MC" "$1" "$2" --threads 2 --mode "$3" --quiet "${bound[@]}")
   local states rate
   states=$(sed -n 's/^states: //p' <<<"$out"); rate=$(sed -n 's/^states\/s: //p' <<<"$out")
   [[ -n $states && -n $rate ]] || { echo "no counts: $out" >&2; exit 1; }
@@ -27,7 +33,7 @@ ours() { # model N mode
 }
 theirs() { # model N
   local out
-  if [[ $1 == 2pc ]]; then out=$("$SRM" 2pc "$2" 2 bfs); else out=$("$SRA" "$1" "$2" 2); fi
+  if [[ $1 == 2pc ]]; then out=$("$SRM" 2pc "$2" 2 bfs); else out=$("$SRA" "$1" "$2" 2 $DEPTH); fi
   local states rate
   states=$(sed -n 's/.*: states \([0-9]*\) .*/\1/p' <<<"$out"); rate=$(sed -n 's/.* s, \([0-9]*\) states\/s.*/\1/p' <<<"$out")
   [[ -n $states && -n $rate ]] || { echo "no counts: $out" >&2; exit 1; }

@@ -3,7 +3,11 @@
 //! the `Wrapped` adapter of `stateright_models.rs`), so equal state counts are an independent
 //! check of both, and the states/s compare the engines on states that allocate.
 //!
-//! `stateright_actors <paxos|abd> <clients> <threads>`: stateright's BFS, one line of counts.
+//! `stateright_actors <paxos|abd> <clients> <threads> [max depth]`: stateright's BFS, one line of
+//! counts. With a max depth, states more than that many steps from an initial state are not
+//! stored, as `modelcheck --max-depth` does (stateright counts an initial state's depth as 1, so
+//! its `target_max_depth` is one more); one thread keeps stateright's search breadth-first and
+//! its count exact, while more threads may reach a state first by a longer path.
 
 mod abd;
 mod paxos;
@@ -11,14 +15,18 @@ mod paxos;
 use stateright::{Checker, Model};
 use std::time::Instant;
 
-fn run<M>(model: M, name: &str, threads: usize)
+fn run<M>(model: M, name: &str, threads: usize, max_depth: Option<usize>)
 where
     M: Model + Send + Sync + 'static,
     M::State: Clone + std::fmt::Debug + std::hash::Hash + PartialEq + Send + Sync + 'static,
     M::Action: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static,
 {
     let started = Instant::now();
-    let checker = model.checker().threads(threads).spawn_bfs().join();
+    let mut builder = model.checker().threads(threads);
+    if let Some(depth) = max_depth {
+        builder = builder.target_max_depth(depth + 1);
+    }
+    let checker = builder.spawn_bfs().join();
     let secs = started.elapsed().as_secs_f64();
     let unique = checker.unique_state_count();
     let violated = !checker.discoveries().is_empty();
@@ -36,7 +44,7 @@ where
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: stateright_actors <paxos|abd> <clients 1..=8> <threads>";
+    let usage = "usage: stateright_actors <paxos|abd> <clients 1..=8> <threads> [max depth]";
     let (Some(name), Some(clients), Some(threads)) = (
         args.first(),
         args.get(1)
@@ -49,13 +57,27 @@ fn main() {
         eprintln!("{usage}");
         std::process::exit(2);
     };
+    let max_depth = match args.get(3).map(|d| d.parse::<usize>()) {
+        None => None,
+        Some(Ok(depth)) => Some(depth),
+        Some(Err(_)) => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
     match name.as_str() {
         "paxos" => run(
             paxos::PaxosPort { clients },
             &format!("paxos {clients}"),
             threads,
+            max_depth,
         ),
-        "abd" => run(abd::AbdPort { clients }, &format!("abd {clients}"), threads),
+        "abd" => run(
+            abd::AbdPort { clients },
+            &format!("abd {clients}"),
+            threads,
+            max_depth,
+        ),
         _ => {
             eprintln!("unknown model `{name}`\n{usage}");
             std::process::exit(2);
