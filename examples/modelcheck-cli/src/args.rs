@@ -99,7 +99,7 @@ pub struct SimulationArgs {
     #[arg(long, value_name = "N", value_parser = parse_walks, conflicts_with_all = [
         "local", "processes", "workers", "connect_timeout", "peer_timeout", "sent_filter",
         "checkpoint", "resume", "mode", "exact", "memory", "fixed_table", "hashes", "max_depth",
-        "schedule", "symmetry",
+        "schedule", "symmetry", "encoded_states",
     ])]
     pub simulate: Option<u64>,
     /// The most steps of a walk, 0 to 10,000,000 [default: 100].
@@ -195,6 +195,14 @@ pub struct StorageArgs {
     /// at 6.1 M states); for runs of many millions of states that need a negligible bound.
     #[arg(long)]
     pub fixed_table: bool,
+    /// Keep each state of the frontier (and of the exact set) as its postcard encoding, one
+    /// heap block, instead of the model's own value: less memory for states that own heap
+    /// memory, more time (a decode per state expanded, an encode per successor). Single-process
+    /// runs without checkpoints.
+    #[arg(long, conflicts_with_all = [
+        "local", "processes", "workers", "checkpoint", "resume",
+    ])]
+    pub encoded_states: bool,
     /// Bitstate mode: hash functions per state, k = 1 to 32 (each state sets k bits of the
     /// array) [default: 3, SPIN's -k3].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=32))]

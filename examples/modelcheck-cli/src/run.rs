@@ -14,7 +14,9 @@ use crate::report::{print_distributed, print_report};
 use crate::simulation::Simulation;
 use modelcheck::distributed::{self, Cluster, ClusterError, DistCheckpoints};
 use modelcheck::models::{with_model, WithModel};
-use modelcheck::{check, check_with_checkpoints, CheckpointError, Checkpoints, Model, Options};
+use modelcheck::{
+    check, check_with_checkpoints, CheckpointError, Checkpoints, Encoded, Model, Options,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::ffi::OsString;
@@ -90,6 +92,7 @@ where
     let run = Run {
         options,
         target,
+        encoded: cli.check.storage.encoded_states,
         skip_liveness,
         out,
         err: &mut *err,
@@ -199,6 +202,8 @@ fn target(cli: &Cli) -> Result<Target, Failed> {
 struct Run<'a> {
     options: Options,
     target: Target,
+    /// `--encoded-states`: the model runs as [`Encoded`].
+    encoded: bool,
     /// Why liveness is not checked, if it is not.
     skip_liveness: Option<&'static str>,
     out: &'a mut dyn Write,
@@ -215,6 +220,7 @@ impl WithModel for Run<'_> {
         let Run {
             options,
             target,
+            encoded,
             skip_liveness,
             out,
             err,
@@ -234,6 +240,10 @@ impl WithModel for Run<'_> {
             return Failed::Usage(message).print(err);
         }
         let printed = match target {
+            Target::Single(checkpoints) if encoded => {
+                let model = Encoded::new(model);
+                single(&model, &options, &checkpoints, skip_liveness, out)
+            }
             Target::Single(checkpoints) => {
                 single(&model, &options, &checkpoints, skip_liveness, out)
             }

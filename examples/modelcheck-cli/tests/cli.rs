@@ -57,6 +57,14 @@ fn bad_flags_are_usage_errors() {
         ),
         (&["2pc", "--mode", "fp32", "--exact"], "cannot be used with"),
         (
+            &["2pc", "--encoded-states", "--checkpoint", "/tmp/x"],
+            "'--encoded-states' cannot be used with '--checkpoint <PATH>'",
+        ),
+        (
+            &["2pc", "--encoded-states", "--processes", "2"],
+            "cannot be used with",
+        ),
+        (
             &["2pc", "--hashes", "3"],
             "--hashes sets the bitstate mode's hash functions",
         ),

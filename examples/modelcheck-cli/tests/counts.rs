@@ -163,7 +163,9 @@ fn buggy_lock_violation_is_found_with_a_shortest_trace_that_replays() {
                 report.contains("result: Invariant(\"MutualExclusion\") after 4 steps"),
                 "{report}"
             );
-            assert_eq!(trace_lines(&report).len(), 5, "{report}");
+            let trace = trace_lines(&report);
+            assert_eq!(trace.len(), 6, "initial state plus 5 steps:\n{report}");
+            assert!(trace[5].ends_with("L L L L L"), "{report}");
         }
     }
     // The trace the search returns replays step by step against the model, independently of
@@ -279,4 +281,32 @@ fn max_depth_stops_at_that_level() {
     assert!(report.contains("no error up to --max-depth 5"), "{report}");
     assert_eq!(field(&report, "states"), seen.len() as u64);
     assert_eq!(field(&report, "depth"), 5);
+}
+
+#[test]
+fn encoded_states_count_the_same_and_show_the_same_trace() {
+    // The actor models (states that own heap memory), exact and fp64, and the philosophers'
+    // deadlock, whose trace is printed through the decode.
+    for args in ["paxos 2", "abd 2", "philosophers 5"] {
+        for mode in ["exact", "fp64"] {
+            let plain = run(&format!("{args} --mode {mode} --threads 2"));
+            let encoded = run(&format!(
+                "{args} --mode {mode} --threads 2 --encoded-states"
+            ));
+            assert_eq!(encoded.0, plain.0, "{args} {mode}: {}", encoded.1);
+            for key in ["states", "transitions", "depth"] {
+                assert_eq!(field(&encoded.1, key), field(&plain.1, key), "{args} {key}");
+            }
+            assert_eq!(
+                trace_lines(&encoded.1),
+                trace_lines(&plain.1),
+                "{args} {mode}"
+            );
+        }
+    }
+    let (status, report) = run("philosophers 5 --encoded-states");
+    assert_eq!(status, cli::EXIT_COUNTEREXAMPLE, "{report}");
+    let trace = trace_lines(&report);
+    assert_eq!(trace.len(), 6, "initial state plus 5 steps:\n{report}");
+    assert!(trace[5].ends_with("L L L L L"), "{report}");
 }

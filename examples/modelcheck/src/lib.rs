@@ -60,13 +60,14 @@
 //! ```
 
 // Private modules behind the re-exports below. Each uses only modules of the layers before
-// it: property, fairness, successors; model, regular_file, reporter, resident, size; trace, frame,
+// it: property, fairness, successors; model, regular_file, reporter, resident, size; encoded, trace, frame,
 // sometimes; growing, exact; visited; expand; bfs; check; checkpoint; simulate (with walk_rng, of the
 // first layer); liveness; models, distributed.
 mod bfs;
 mod check;
 mod checkpoint;
 pub mod distributed;
+mod encoded;
 mod exact;
 mod expand;
 mod fairness;
@@ -95,6 +96,7 @@ pub use checkpoint::{
     check_with_checkpoints, read_header as read_checkpoint_header, CheckpointError, Checkpoints,
     Header, Mismatch, Part, FORMAT_VERSION as CHECKPOINT_FORMAT_VERSION,
 };
+pub use encoded::{Encoded, EncodedState};
 pub use fairness::{Fairness, MAX_PROCESSES};
 pub use liveness::{
     check_liveness, liveness_memory, Lasso, LivenessFull, LivenessReport, LivenessStorage,
