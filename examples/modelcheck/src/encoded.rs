@@ -119,6 +119,11 @@ where
     }
 
     /// The state of `M` that `state` encodes.
+    ///
+    /// # Panics
+    ///
+    /// If `state` is not the encoding of a state of `M` (bytes from elsewhere, such as a
+    /// deserialized `EncodedState` of another model); states this model made always decode.
     pub fn decode(&self, state: &EncodedState) -> M::State {
         Codec::<M::State>::decode(state)
     }

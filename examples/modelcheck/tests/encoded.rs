@@ -151,3 +151,13 @@ fn a_state_is_its_postcard_bytes_behind_a_16_byte_handle() {
         models::with_model(name, size, Sizes).expect("a model");
     }
 }
+
+#[test]
+#[should_panic(expected = "does not decode")]
+fn bytes_no_state_encoded_to_do_not_decode() {
+    // Three bytes whose first says the servers' list holds more entries than follow.
+    let bytes = postcard::to_allocvec(&vec![0xffu8; 3]).unwrap();
+    let foreign: EncodedState = postcard::from_bytes(&bytes).unwrap();
+    let model = Encoded::new(models::paxos::Paxos::new(2).unwrap());
+    let _ = model.decode(&foreign);
+}
