@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// A state of `M` as its postcard bytes: one heap block of exactly their length and a 16-byte
 /// handle.
@@ -80,7 +80,6 @@ impl<S: Serialize + DeserializeOwned> Codec<S> {
     where
         S: 'static,
     {
-        let p: Arc<dyn Fn(&S) -> bool + Send + Sync> = Arc::from(p);
         Box::new(move |bytes| p(&Self::decode(bytes)))
     }
 }
