@@ -32,15 +32,17 @@ pub struct Stockfish10<V> {
 }
 
 impl<V: Pack64> Stockfish10<V> {
-    /// A table of `bytes` (32-byte clusters; the `Vec` is zeroed by the allocator).
-    pub fn new(bytes: usize) -> Self {
+    /// A table of `bytes` (32-byte clusters), on 2 MiB pages where the kernel gives them if
+    /// `huge` (Stockfish's `madvise(MADV_HUGEPAGE)` before the first touch), else on 4 KiB
+    /// pages (`MADV_NOHUGEPAGE`, as the crate's `HugePages::Never`).
+    pub fn new(bytes: usize, huge: bool) -> Self {
         let n = (bytes / 32).max(1);
-        let clusters = (0..n)
-            .map(|_| Cluster {
-                checks: Default::default(),
-                data: Default::default(),
-            })
-            .collect();
+        let mut clusters = Vec::with_capacity(n);
+        crate::pages::advise(clusters.spare_capacity_mut(), huge);
+        clusters.extend((0..n).map(|_| Cluster {
+            checks: Default::default(),
+            data: Default::default(),
+        }));
         Stockfish10 {
             clusters,
             generation: AtomicU8::new(0),

@@ -8,13 +8,14 @@
 //!   hand-written Stockfish-style table (issue 29).
 
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod bare;
 pub mod contender;
 pub mod handwritten;
 pub mod host;
 pub mod memory;
+pub mod pages;
 pub mod plot;
 pub mod report;
 pub mod rng;

@@ -6,7 +6,10 @@
 //! 2. probe and store ns per operation (CPU time of the thread, so that preemption on a shared
 //!    machine is not counted) at `--mib` (default 1024), 1 and 2 threads, as paired
 //!    ratios: each round runs every cell once for `--secs`, in an order rotated every round,
-//!    and the report gives the median over `--rounds` of each round's ratio;
+//!    and the report gives the median over `--rounds` of each round's ratio. The cells: the
+//!    three crate tables and the hand-written one on huge pages, then dense, cluster and
+//!    hand-written on 4 KiB pages, so that each dense layout is compared with the hand-written
+//!    table on the same pages;
 //! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
 //!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
 //!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
@@ -117,13 +120,22 @@ fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
             "cluster",
             Box::new(ClusterCache::with_options(size, options(true)).unwrap()),
         ),
+        ("hand", Box::new(Stockfish10::new(mib << 20, true))),
+        (
+            "dense 4K",
+            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
+        ),
         (
             "cluster 4K",
             Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
         ),
-        ("hand 4K", Box::new(Stockfish10::new(mib << 20))),
+        ("hand 4K", Box::new(Stockfish10::new(mib << 20, false))),
     ]
 }
+
+/// The ratios reported, as indices into [`tables`]: each dense layout against the wide table
+/// and against the hand-written one on the same pages.
+const RATIOS: [(usize, usize); 6] = [(1, 0), (2, 0), (1, 3), (2, 3), (4, 6), (5, 6)];
 
 /// Nanoseconds this thread has run on a CPU (Linux's `/proc/thread-self/schedstat`), so that
 /// time spent preempted by other jobs on a shared machine is not counted; wall time elsewhere.
@@ -184,14 +196,27 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
             let key = key_of(i);
             t.store(key, value(key, (key & 7) as i8));
         }
-        eprintln!("filled {name} in {:.1?}", begin.elapsed());
+        let huge = searchcache_bench::memory::huge_page_bytes().unwrap_or(0) >> 20;
+        eprintln!(
+            "filled {name} in {:.1?}; the process's huge pages now {huge} MiB",
+            begin.elapsed()
+        );
     }
-    println!("\n| {mib} MiB | threads | wide ns | dense ns | cluster ns | cluster 4K ns | hand 4K ns | dense ÷ wide | cluster ÷ wide | cluster 4K ÷ hand 4K |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let names: Vec<&str> = cells.iter().map(|(name, _)| *name).collect();
+    let pairs: Vec<String> = RATIOS
+        .iter()
+        .map(|&(a, b)| format!("{} ÷ {}", names[a], names[b]))
+        .collect();
+    println!(
+        "\n| {mib} MiB | threads | {} ns | {} |",
+        names.join(" ns | "),
+        pairs.join(" | ")
+    );
+    println!("|---|---|{}", "---|".repeat(names.len() + pairs.len()));
     for store in [false, true] {
         for threads in [1, 2] {
             let mut ns: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-            let (mut dense_wide, mut vs_wide, mut vs_hand) = (Vec::new(), Vec::new(), Vec::new());
+            let mut ratios = vec![Vec::new(); RATIOS.len()];
             for round in 0..rounds {
                 let mut this = vec![0.0; cells.len()];
                 for k in 0..cells.len() {
@@ -199,21 +224,23 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                     this[i] = cell(cells[i].1.as_ref(), universe, threads, store, secs);
                     ns[i].push(this[i]);
                 }
-                dense_wide.push(this[1] / this[0]);
-                vs_wide.push(this[2] / this[0]);
-                vs_hand.push(this[3] / this[4]);
+                for (r, &(a, b)) in ratios.iter_mut().zip(&RATIOS) {
+                    r.push(this[a] / this[b]);
+                }
             }
             let op = if store { "store" } else { "probe" };
             let m: Vec<String> = ns
                 .into_iter()
                 .map(|v| format!("{:.1}", median(v)))
                 .collect();
+            let r: Vec<String> = ratios
+                .into_iter()
+                .map(|v| format!("{:.3}", median(v)))
+                .collect();
             println!(
-                "| {op} | {threads} | {} | {:.3} | {:.3} | {:.3} |",
+                "| {op} | {threads} | {} | {} |",
                 m.join(" | "),
-                median(dense_wide),
-                median(vs_wide),
-                median(vs_hand)
+                r.join(" | ")
             );
         }
     }
@@ -245,7 +272,7 @@ fn hit_rates(path: &str) -> Result<(), String> {
             Box::new(SearchCache::with_options(size, options(false)).unwrap()),
             Box::new(DenseCache::with_options(size, options(false)).unwrap()),
             Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
-            Box::new(Stockfish10::new(mib << 20)),
+            Box::new(Stockfish10::new(mib << 20, false)),
         ];
         let results: Vec<(f64, u64)> = cells.iter().map(|t| replay(t.as_ref(), &ops)).collect();
         println!(
@@ -351,7 +378,7 @@ fn main() -> Result<(), String> {
     let wide = SearchCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let dense = DenseCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let cluster = ClusterCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
-    let hand = Stockfish10::<Value>::new(1 << 20).capacity();
+    let hand = Stockfish10::<Value>::new(1 << 20, false).capacity();
     println!("Entries per MiB: wide {wide}, dense {dense}, cluster {cluster}, hand-written {hand}; dense ÷ wide {:.2}, cluster ÷ wide {:.2}, hand ÷ wide {:.2}", dense as f64 / wide as f64, cluster as f64 / wide as f64, hand as f64 / wide as f64);
     if let Some(path) = trace {
         hit_rates(&path)?;
