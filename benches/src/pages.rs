@@ -6,7 +6,8 @@
 /// the first touch faults in pages of the advised size) with 2 MiB pages if `huge`, else with
 /// 4 KiB pages. Only whole 4 KiB pages inside `memory` are advised; the kernel gives 2 MiB
 /// pages to the 2 MiB-aligned runs inside those. Advice the kernel refuses is ignored: the
-/// table then runs on whatever pages it gets (the report shows no page size per cell).
+/// table then runs on whatever pages it gets (`dense` prints the process's huge pages after
+/// each table's fill).
 pub fn advise<T>(memory: &mut [T], huge: bool) {
     const PAGE: usize = 4096;
     let begin = memory.as_mut_ptr() as usize;

@@ -24,6 +24,7 @@
 
 use searchcache::{ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
 use searchcache_bench::handwritten::Stockfish10;
+use searchcache_bench::memory::huge_page_bytes;
 use searchcache_bench::rng::{below, key_of, WyRand};
 use std::hint::black_box;
 use std::sync::Barrier;
@@ -133,9 +134,16 @@ fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
     ]
 }
 
-/// The ratios reported, as indices into [`tables`]: each dense layout against the wide table
+/// The ratios reported, by the names of [`tables`]: each dense layout against the wide table
 /// and against the hand-written one on the same pages.
-const RATIOS: [(usize, usize); 6] = [(1, 0), (2, 0), (1, 3), (2, 3), (4, 6), (5, 6)];
+const RATIOS: [(&str, &str); 6] = [
+    ("dense", "wide"),
+    ("cluster", "wide"),
+    ("dense", "hand"),
+    ("cluster", "hand"),
+    ("dense 4K", "hand 4K"),
+    ("cluster 4K", "hand 4K"),
+];
 
 /// Nanoseconds this thread has run on a CPU (Linux's `/proc/thread-self/schedstat`), so that
 /// time spent preempted by other jobs on a shared machine is not counted; wall time elsewhere.
@@ -196,17 +204,16 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
             let key = key_of(i);
             t.store(key, value(key, (key & 7) as i8));
         }
-        let huge = searchcache_bench::memory::huge_page_bytes().unwrap_or(0) >> 20;
+        let huge = huge_page_bytes().unwrap_or(0) >> 20;
         eprintln!(
             "filled {name} in {:.1?}; the process's huge pages now {huge} MiB",
             begin.elapsed()
         );
     }
     let names: Vec<&str> = cells.iter().map(|(name, _)| *name).collect();
-    let pairs: Vec<String> = RATIOS
-        .iter()
-        .map(|&(a, b)| format!("{} ÷ {}", names[a], names[b]))
-        .collect();
+    let index = |name| names.iter().position(|&n| n == name).unwrap();
+    let ratio_cells: Vec<(usize, usize)> = RATIOS.map(|(a, b)| (index(a), index(b))).into();
+    let pairs: Vec<String> = RATIOS.iter().map(|(a, b)| format!("{a} ÷ {b}")).collect();
     println!(
         "\n| {mib} MiB | threads | {} ns | {} |",
         names.join(" ns | "),
@@ -224,7 +231,7 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                     this[i] = cell(cells[i].1.as_ref(), universe, threads, store, secs);
                     ns[i].push(this[i]);
                 }
-                for (r, &(a, b)) in ratios.iter_mut().zip(&RATIOS) {
+                for (r, &(a, b)) in ratios.iter_mut().zip(&ratio_cells) {
                     r.push(this[a] / this[b]);
                 }
             }
