@@ -74,16 +74,20 @@ pub(crate) enum Choice {
 
 /// The store's choice from one read of each entry: the first entry holding `tag`, else the
 /// first empty entry, else the first of the entries whose `depth − AGE_WEIGHT · age` is
-/// least (the wide table's rule, `table::choose`).
+/// least (the wide table's rule, `table::choose`). The held entry is found with an exit at
+/// the first match, not `held`'s selects: nothing waits on a store's result, and eight selects
+/// kept every word live in registers (BENCHMARKS.md, "Stores, an exit at the first match").
 #[inline(always)]
 pub(crate) fn choose<V: Pack64>(line: &Line, entries: Range<usize>, tag: u64, now: u8) -> Choice {
     let mut words = [0u64; DENSE_ENTRIES];
     for i in entries.clone() {
         words[i] = read(line, i);
     }
-    let (slot, word) = held(entries.clone(), tag, |i| words[i]);
-    if word != 0 {
-        return Choice::Held { slot, word };
+    if let Some(slot) = entries.clone().find(|&i| tag_of(words[i]) == tag) {
+        return Choice::Held {
+            slot,
+            word: words[slot],
+        };
     }
     let (slot, evicts) = victim::<V>(entries, now, |i| {
         let word = words[i];

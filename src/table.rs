@@ -414,8 +414,8 @@ fn with_entries<R>(entries: Range<usize>, scan: impl FnOnce(Range<usize>) -> R) 
 }
 
 /// The first entry of `entries` whose words vouch for `tag` (the key's [`tag`]), and its data
-/// word; the data word is without `OCCUPIED` if none does. The one matching rule of probe and
-/// store.
+/// word; the data word is without `OCCUPIED` if none does. The probes' scan; a store's
+/// `choose` applies the same rule (`Slot::tag`) with an exit at the first match.
 ///
 /// Branch-free on table memory: a mispredicted early exit that waits on a cache miss serialises
 /// the misses of consecutive lookups, so every candidate is read and the match selected with
@@ -469,12 +469,12 @@ fn choose<V: Pack64>(
     for i in entries.clone() {
         slots[i] = read(i);
     }
-    let (held_slot, held_data) = held(entries.clone(), tag, |i| slots[i]);
-    if held_data & OCCUPIED != 0 {
-        return Choice::Held {
-            slot: held_slot,
-            data: held_data,
-        };
+    // An exit at the first match, not `held`'s selects: nothing waits on a store's result.
+    if let Some(slot) = entries.clone().find(|&i| slots[i].tag() == tag) {
+        let data = slots[slot].data;
+        if data & OCCUPIED != 0 {
+            return Choice::Held { slot, data };
+        }
     }
     let (slot, evicts) = victim::<V>(entries, now, |i| {
         let slot = slots[i];

@@ -37,12 +37,10 @@ impl<V: Pack64> Stockfish10<V> {
     /// pages (`MADV_NOHUGEPAGE`, as the crate's `HugePages::Never`).
     pub fn new(bytes: usize, huge: bool) -> Self {
         let n = (bytes / 32).max(1);
-        let mut clusters = Vec::with_capacity(n);
-        crate::pages::advise(clusters.spare_capacity_mut(), huge);
-        clusters.extend((0..n).map(|_| Cluster {
+        let clusters = crate::pages::advised_vec(n, huge, || Cluster {
             checks: Default::default(),
             data: Default::default(),
-        }));
+        });
         Stockfish10 {
             clusters,
             generation: AtomicU8::new(0),

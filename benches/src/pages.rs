@@ -30,3 +30,12 @@ pub fn advise<T>(memory: &mut [T], huge: bool) {
         libc::madvise(first as *mut libc::c_void, last - first, advice);
     }
 }
+
+/// `n` values from `make`, in a `Vec` whose memory was advised (`advise`) before its first
+/// touch: how the hand-written tables allocate.
+pub fn advised_vec<T>(n: usize, huge: bool, make: impl Fn() -> T) -> Vec<T> {
+    let mut values = Vec::with_capacity(n);
+    advise(values.spare_capacity_mut(), huge);
+    values.extend((0..n).map(|_| make()));
+    values
+}

@@ -14,16 +14,20 @@
 //!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
 //!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
 //!    skips part 2.
-//! 4. with `--count TABLE` (wide, dense, cluster or hand), no timing: TABLE filled at `--mib`,
+//! 4. with `--count TABLE` (a cell's name: wide, dense, cluster, hand, hand dense, …), no timing: TABLE filled at `--mib`,
 //!    then 2^20 probes and 2^20 stores of random keys in the functions `count_probes` and
 //!    `count_stores`, for an instruction count that no load on the machine changes:
 //!    `valgrind --tool=callgrind --toggle-collect='*count_probes*' dense --mib 16 --count cluster`
 //!    (Ir ÷ 2^20 is instructions per probe, the `dyn` call included, as in part 2).
 //!
+//! 5. `--cells wide,dense,hand` times only the cells named (the ratios whose two cells are
+//!    both there), for quicker paired runs of a few cells.
+//!
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
 use searchcache::{ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
 use searchcache_bench::handwritten::Stockfish10;
+use searchcache_bench::handwritten_dense::HandDense;
 use searchcache_bench::memory::huge_page_bytes;
 use searchcache_bench::rng::{below, key_of, WyRand};
 use std::hint::black_box;
@@ -31,7 +35,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: dense [--mib MIB] [--rounds N] [--secs S] [--trace FILE] \
-     [--timings true|false] [--count wide|dense|cluster|hand]";
+     [--timings true|false] [--count TABLE] [--cells NAME,NAME,...]";
 
 /// A bench value: 24 bits of its key (to count false hits) and a depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,6 +98,7 @@ table!(SearchCache<Value>);
 table!(DenseCache<Value>);
 table!(ClusterCache<Value>);
 table!(Stockfish10<Value>);
+table!(HandDense<Value>);
 
 /// Zobrist-like keys, as engines hand them: `Keys::Random` for both crate tables.
 fn options(huge: bool) -> Options {
@@ -122,6 +127,7 @@ fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
             Box::new(ClusterCache::with_options(size, options(true)).unwrap()),
         ),
         ("hand", Box::new(Stockfish10::new(mib << 20, true))),
+        ("hand dense", Box::new(HandDense::new(mib << 20, true))),
         (
             "dense 4K",
             Box::new(DenseCache::with_options(size, options(false)).unwrap()),
@@ -136,10 +142,11 @@ fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
 
 /// The ratios reported, by the names of [`tables`]: each dense layout against the wide table
 /// and against the hand-written one on the same pages.
-const RATIOS: [(&str, &str); 6] = [
+const RATIOS: [(&str, &str); 7] = [
     ("dense", "wide"),
     ("cluster", "wide"),
     ("dense", "hand"),
+    ("dense", "hand dense"),
     ("cluster", "hand"),
     ("dense 4K", "hand 4K"),
     ("cluster 4K", "hand 4K"),
@@ -156,7 +163,39 @@ fn cpu_ns(wall: Instant) -> f64 {
 
 /// CPU ns per operation per thread of `threads` threads running `op` on `table` for `secs` of
 /// wall time each.
-fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Duration) -> f64 {
+/// What a cell times.
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    /// Independent probes of random keys: as many misses in flight as the core allows.
+    Probe,
+    /// Stores of random keys.
+    Store,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Probe => "probe",
+            Op::Store => "store",
+        }
+    }
+}
+
+/// 1,024 operations of `op` on random keys of `universe`.
+#[inline(always)]
+fn batch(table: &dyn Table, universe: u64, op: Op, rng: &mut WyRand) {
+    for _ in 0..1024 {
+        let key = key_of(below(rng.next_u64(), universe));
+        match op {
+            Op::Probe => {
+                black_box(table.probe(key));
+            }
+            Op::Store => table.store(key, value(key, (key & 7) as i8)),
+        }
+    }
+}
+
+fn cell(table: &dyn Table, universe: u64, threads: usize, op: Op, secs: Duration) -> f64 {
     let start = Barrier::new(threads);
     let per_thread: Vec<f64> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -169,14 +208,7 @@ fn cell(table: &dyn Table, universe: u64, threads: usize, store: bool, secs: Dur
                     let cpu = cpu_ns(begin);
                     let mut ops = 0u64;
                     while begin.elapsed() < secs {
-                        for _ in 0..1024 {
-                            let key = key_of(below(rng.next_u64(), universe));
-                            if store {
-                                table.store(key, value(key, (key & 7) as i8));
-                            } else {
-                                black_box(table.probe(key));
-                            }
-                        }
+                        batch(table, universe, op, &mut rng);
                         ops += 1024;
                     }
                     (cpu_ns(begin) - cpu) / ops as f64
@@ -194,8 +226,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Part 2: the paired timing runs.
-fn timings(mib: usize, rounds: usize, secs: Duration) {
-    let cells = tables(mib);
+fn timings(mib: usize, rounds: usize, secs: Duration, only: Option<&[String]>) {
+    let mut cells = tables(mib);
+    if let Some(only) = only {
+        cells.retain(|(name, _)| only.iter().any(|o| o == name));
+    }
     // The universe: what the dense table holds at load factor 1.
     let universe = (mib as u64) << 17;
     for (name, t) in &cells {
@@ -212,30 +247,39 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
     }
     let names: Vec<&str> = cells.iter().map(|(name, _)| *name).collect();
     let index = |name| names.iter().position(|&n| n == name).unwrap();
-    let ratio_cells: Vec<(usize, usize)> = RATIOS.map(|(a, b)| (index(a), index(b))).into();
-    let pairs: Vec<String> = RATIOS.iter().map(|(a, b)| format!("{a} ÷ {b}")).collect();
+    let ratios_here: Vec<(&str, &str)> = RATIOS
+        .into_iter()
+        .filter(|(a, b)| names.contains(a) && names.contains(b))
+        .collect();
+    let ratio_cells: Vec<(usize, usize)> = ratios_here
+        .iter()
+        .map(|&(a, b)| (index(a), index(b)))
+        .collect();
+    let pairs: Vec<String> = ratios_here
+        .iter()
+        .map(|(a, b)| format!("{a} ÷ {b}"))
+        .collect();
     println!(
         "\n| {mib} MiB | threads | {} ns | {} |",
         names.join(" ns | "),
         pairs.join(" | ")
     );
     println!("|---|---|{}", "---|".repeat(names.len() + pairs.len()));
-    for store in [false, true] {
+    for op in [Op::Probe, Op::Store] {
         for threads in [1, 2] {
             let mut ns: Vec<Vec<f64>> = vec![Vec::new(); cells.len()];
-            let mut ratios = vec![Vec::new(); RATIOS.len()];
+            let mut ratios = vec![Vec::new(); ratio_cells.len()];
             for round in 0..rounds {
                 let mut this = vec![0.0; cells.len()];
                 for k in 0..cells.len() {
                     let i = (k + round) % cells.len();
-                    this[i] = cell(cells[i].1.as_ref(), universe, threads, store, secs);
+                    this[i] = cell(cells[i].1.as_ref(), universe, threads, op, secs);
                     ns[i].push(this[i]);
                 }
                 for (r, &(a, b)) in ratios.iter_mut().zip(&ratio_cells) {
                     r.push(this[a] / this[b]);
                 }
             }
-            let op = if store { "store" } else { "probe" };
             let m: Vec<String> = ns
                 .into_iter()
                 .map(|v| format!("{:.1}", median(v)))
@@ -245,7 +289,8 @@ fn timings(mib: usize, rounds: usize, secs: Duration) {
                 .map(|v| format!("{:.3}", median(v)))
                 .collect();
             println!(
-                "| {op} | {threads} | {} | {} |",
+                "| {} | {threads} | {} | {} |",
+                op.name(),
                 m.join(" | "),
                 r.join(" | ")
             );
@@ -343,7 +388,7 @@ fn count_stores(t: &dyn Table, universe: u64) {
 fn count(mib: usize, name: &str) -> Result<(), String> {
     let (_, t) = tables(mib)
         .into_iter()
-        .find(|(n, _)| n.split(' ').next() == Some(name))
+        .find(|(n, _)| *n == name)
         .ok_or_else(|| format!("no table '{name}'\n{USAGE}"))?;
     let universe = (mib as u64) << 17;
     for i in 0..universe / 2 {
@@ -358,7 +403,7 @@ fn count(mib: usize, name: &str) -> Result<(), String> {
 
 fn main() -> Result<(), String> {
     let (mut mib, mut rounds, mut secs, mut trace) = (1024usize, 15usize, 0.05f64, None);
-    let (mut timed, mut counted) = (true, None);
+    let (mut timed, mut counted, mut only) = (true, None, None);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(USAGE)?;
@@ -376,6 +421,7 @@ fn main() -> Result<(), String> {
             "--trace" => trace = Some(value),
             "--timings" => timed = value.parse().map_err(|_| bad())?,
             "--count" => counted = Some(value),
+            "--cells" => only = Some(value.split(',').map(String::from).collect::<Vec<_>>()),
             _ => return Err(USAGE.into()),
         }
     }
@@ -391,7 +437,7 @@ fn main() -> Result<(), String> {
         hit_rates(&path)?;
     }
     if timed {
-        timings(mib, rounds, Duration::from_secs_f64(secs));
+        timings(mib, rounds, Duration::from_secs_f64(secs), only.as_deref());
     }
     Ok(())
 }
