@@ -2,7 +2,7 @@
 //! form), perft against reference counts, castling written and read as the king taking its own
 //! rook, and a game of moves played from a Chess960 start.
 
-mod engine;
+use crate::engine;
 
 use cozy_chess::{Board, Move};
 use engine::{best_move, field, last_info, Engine};

@@ -2,7 +2,7 @@
 //! at one thread, the same count as UCI `bench`), usage errors (status 2), and a closed stdout
 //! pipe (no panic, status 0) both from `bench` and from the UCI loop.
 
-mod engine;
+use crate::engine;
 
 use engine::{Engine, ANSWER_TIMEOUT};
 use std::io::{BufRead, BufReader, Read, Write};

@@ -2,7 +2,7 @@
 //! that no other test of this package loads the cores while it runs (cargo runs test binaries
 //! one after another).
 
-mod engine;
+use crate::engine;
 
 use engine::{field, last_info, Engine};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Draw detection: a repetition of a position of the game history (reached through `position …
 //! moves`), the fifty-move rule, and insufficient material, seen from the search.
 
-mod engine;
+use crate::engine;
 
 use engine::{best_move, last_info, score, Engine};
 

@@ -4,7 +4,7 @@
 //! themselves (seldepth ≥ depth, mate scores with their full PV, checkmated and stalemated
 //! roots).
 
-mod engine;
+use crate::engine;
 
 use cozy_chess::{util::parse_uci_move, Board, GameStatus};
 use engine::{best_move, field, is_iteration, last_info, score, Engine};

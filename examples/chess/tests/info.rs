@@ -2,7 +2,7 @@
 //! first), `currmove`/`currmovenumber` during a long iteration, and `lowerbound`/`upperbound`
 //! on a failed aspiration window.
 
-mod engine;
+use crate::engine;
 
 use cozy_chess::{util::parse_uci_move, Board};
 use engine::{best_move, field, is_iteration, score, Engine};

@@ -2,7 +2,7 @@
 //! exact mate distance at several depths in a row. The table is kept between the depths, so the
 //! deeper searches read mate scores stored by the shallower ones (ply ↔ node conversion).
 
-mod engine;
+use crate::engine;
 
 use cozy_chess::{util::parse_uci_move, Board};
 use engine::{best_move, last_info, score, Engine};

@@ -2,7 +2,7 @@
 //! all of it to `Move Overhead` and played depth-1 moves). A file of its own so that no other
 //! test of this package loads the cores while it runs.
 
-mod engine;
+use crate::engine;
 
 use engine::{best_move, field, is_iteration, Engine};
 

@@ -2,7 +2,7 @@
 //! illegal FEN, `stop`/`isready` during an infinite search, and `Hash`/`Threads` changes between
 //! searches (including a `Hash` the machine cannot give).
 
-mod engine;
+use crate::engine;
 
 use cozy_chess::{util::parse_uci_move, Board};
 use engine::{best_move, field, is_iteration, last_info, score, Engine};

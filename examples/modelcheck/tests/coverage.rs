@@ -6,8 +6,9 @@
 //! * a run whose omission bound is small is complete: over many independently hashed runs,
 //!   the incomplete ones are no more frequent than the bounds say.
 //!
-//! `cargo test --release -p modelcheck --test coverage -- --nocapture` prints the table that
-//! BENCHMARKS.md records; `MODELCHECK_LONG=1` adds 2PC-8, philosophers-16 and the 15-puzzle.
+//! `cargo test --release -p modelcheck --test modelcheck_tests coverage:: -- --nocapture`
+//! prints the table that BENCHMARKS.md records; `MODELCHECK_LONG=1` adds 2PC-8,
+//! philosophers-16 and the 15-puzzle.
 
 use modelcheck::models::{philosophers::Philosophers, puzzle::Puzzle, two_phase::TwoPhase};
 use modelcheck::{check, Invariant, Mode, Model, Options, Storage, Verdict};
