@@ -34,18 +34,19 @@ pub struct Stockfish10<V> {
 impl<V: Pack64> Stockfish10<V> {
     /// A table of `bytes` (32-byte clusters), on 2 MiB pages where the kernel gives them if
     /// `huge` (Stockfish's `madvise(MADV_HUGEPAGE)` before the first touch), else on 4 KiB
-    /// pages (`MADV_NOHUGEPAGE`, as the crate's `HugePages::Never`).
-    pub fn new(bytes: usize, huge: bool) -> Self {
+    /// pages (`MADV_NOHUGEPAGE`, as the crate's `HugePages::Never`); an error when the memory
+    /// cannot be had.
+    pub fn new(bytes: usize, huge: bool) -> Result<Self, String> {
         let n = (bytes / 32).max(1);
         let clusters = crate::pages::advised_vec(n, huge, || Cluster {
             checks: Default::default(),
             data: Default::default(),
-        });
-        Stockfish10 {
+        })?;
+        Ok(Stockfish10 {
             clusters,
             generation: AtomicU8::new(0),
             _values: std::marker::PhantomData,
-        }
+        })
     }
 
     /// Entries when full: 3 per 32 bytes.

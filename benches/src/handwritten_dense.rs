@@ -27,14 +27,15 @@ pub struct HandDense<V> {
 }
 
 impl<V: Pack64> HandDense<V> {
-    /// A table of `bytes` (at least one line) on 2 MiB pages if `huge`, else on 4 KiB pages.
-    pub fn new(bytes: usize, huge: bool) -> Self {
+    /// A table of `bytes` (at least one line) on 2 MiB pages if `huge`, else on 4 KiB pages;
+    /// an error when the memory cannot be had.
+    pub fn new(bytes: usize, huge: bool) -> Result<Self, String> {
         let n = (bytes / 64).max(1);
-        HandDense {
-            lines: crate::pages::advised_vec(n, huge, Default::default),
+        Ok(HandDense {
+            lines: crate::pages::advised_vec(n, huge, Default::default)?,
             generation: AtomicU8::new(0),
             _values: std::marker::PhantomData,
-        }
+        })
     }
 
     /// Entries when full: eight per line.

@@ -32,10 +32,14 @@ pub fn advise<T>(memory: &mut [T], huge: bool) {
 }
 
 /// `n` values from `make`, in a `Vec` whose memory was advised (`advise`) before its first
-/// touch: how the hand-written tables allocate.
-pub fn advised_vec<T>(n: usize, huge: bool, make: impl Fn() -> T) -> Vec<T> {
-    let mut values = Vec::with_capacity(n);
+/// touch: how the hand-written tables allocate. Errors, not an abort, when the memory cannot
+/// be had.
+pub fn advised_vec<T>(n: usize, huge: bool, make: impl Fn() -> T) -> Result<Vec<T>, String> {
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(n)
+        .map_err(|e| format!("{n} values of {} bytes: {e}", std::mem::size_of::<T>()))?;
     advise(values.spare_capacity_mut(), huge);
     values.extend((0..n).map(|_| make()));
-    values
+    Ok(values)
 }

@@ -38,7 +38,7 @@ fn same_stores_leave_the_same_answers() {
     const UNIVERSE: u64 = 1 << 18;
     let options = Options::default().keys(Keys::Random);
     let crate_table: DenseCache<Entry> = DenseCache::with_options(Size::Mib(1), options).unwrap();
-    let hand: HandDense<Entry> = HandDense::new(1 << 20, false);
+    let hand: HandDense<Entry> = HandDense::new(1 << 20, false).unwrap();
     assert_eq!(crate_table.capacity(), hand.capacity());
     let mut rng = WyRand::new(29);
     for generation in 0..4u32 {
@@ -73,7 +73,7 @@ fn one_line_evicts_alike() {
     let options = Options::default().keys(Keys::Random);
     let crate_table: DenseCache<Entry> =
         DenseCache::with_options(Size::Bytes(64), options).unwrap();
-    let hand: HandDense<Entry> = HandDense::new(64, false);
+    let hand: HandDense<Entry> = HandDense::new(64, false).unwrap();
     let key = |tag: u64| tag << 32 | tag;
     let entry = |id: u32, depth: u8| Entry { id, depth };
     for t in 1..=8 {

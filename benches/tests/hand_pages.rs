@@ -56,7 +56,7 @@ fn each_table_carries_its_advice_and_works() {
     } else {
         (0, 0, None)
     };
-    let small = Stockfish10::<Depth>::new(BYTES, false);
+    let small = Stockfish10::<Depth>::new(BYTES, false).unwrap();
     if linux {
         assert!(
             flagged_bytes("nh") >= nh + ADVISED_AT_LEAST,
@@ -68,7 +68,7 @@ fn each_table_carries_its_advice_and_works() {
             "the 4 KiB table got huge pages"
         );
     }
-    let huge = Stockfish10::<Depth>::new(BYTES, true);
+    let huge = Stockfish10::<Depth>::new(BYTES, true).unwrap();
     if linux {
         assert!(
             flagged_bytes("hg") >= hg + ADVISED_AT_LEAST,

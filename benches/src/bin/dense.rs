@@ -111,33 +111,56 @@ fn options(huge: bool) -> Options {
 }
 
 /// The cells of the timing runs, by name.
-fn tables(mib: usize) -> Vec<(&'static str, Box<dyn Table>)> {
+/// The cells, by name: which table, on which pages.
+const CELLS: [&str; 8] = [
+    "wide",
+    "dense",
+    "cluster",
+    "hand",
+    "hand dense",
+    "dense 4K",
+    "cluster 4K",
+    "hand 4K",
+];
+
+/// The table `name` at `mib` (a name of [`CELLS`], or `wide 4K`), or why its memory cannot
+/// be had.
+fn table(name: &str, mib: usize) -> Result<Box<dyn Table>, String> {
     let size = Size::Mib(mib);
-    vec![
-        (
-            "wide",
-            Box::new(SearchCache::with_options(size, options(true)).unwrap()),
-        ),
-        (
-            "dense",
-            Box::new(DenseCache::with_options(size, options(true)).unwrap()),
-        ),
-        (
-            "cluster",
-            Box::new(ClusterCache::with_options(size, options(true)).unwrap()),
-        ),
-        ("hand", Box::new(Stockfish10::new(mib << 20, true))),
-        ("hand dense", Box::new(HandDense::new(mib << 20, true))),
-        (
-            "dense 4K",
-            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
-        ),
-        (
-            "cluster 4K",
-            Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
-        ),
-        ("hand 4K", Box::new(Stockfish10::new(mib << 20, false))),
-    ]
+    let huge = !name.ends_with(" 4K");
+    let bytes = mib
+        .checked_mul(1 << 20)
+        .ok_or_else(|| format!("{mib} MiB overflows"))?;
+    let crate_error = |e: searchcache::Error| e.to_string();
+    Ok(match name.trim_end_matches(" 4K") {
+        "wide" => Box::new(SearchCache::with_options(size, options(huge)).map_err(crate_error)?),
+        "dense" => Box::new(DenseCache::with_options(size, options(huge)).map_err(crate_error)?),
+        "cluster" => {
+            Box::new(ClusterCache::with_options(size, options(huge)).map_err(crate_error)?)
+        }
+        "hand" => Box::new(Stockfish10::new(bytes, huge)?),
+        "hand dense" => Box::new(HandDense::new(bytes, huge)?),
+        _ => return Err(format!("not a cell: {name}")),
+    })
+}
+
+/// Named tables, as timed side by side.
+type Cells = Vec<(&'static str, Box<dyn Table>)>;
+
+/// The cells named in `only` (all of them without it), in [`CELLS`]' order.
+fn tables(mib: usize, only: Option<&[String]>) -> Result<Cells, String> {
+    if let Some(unknown) = only.and_then(|o| o.iter().find(|n| !CELLS.contains(&n.as_str()))) {
+        return Err(format!(
+            "no cell '{unknown}'; the cells: {}",
+            CELLS.join(", ")
+        ));
+    }
+    let wanted = |name: &str| only.is_none_or(|o| o.iter().any(|n| n == name));
+    CELLS
+        .into_iter()
+        .filter(|name| wanted(name))
+        .map(|name| Ok((name, table(name, mib)?)))
+        .collect()
 }
 
 /// The ratios reported, by the names of [`tables`]: each dense layout against the wide table
@@ -226,11 +249,13 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Part 2: the paired timing runs.
-fn timings(mib: usize, rounds: usize, secs: Duration, only: Option<&[String]>) {
-    let mut cells = tables(mib);
-    if let Some(only) = only {
-        cells.retain(|(name, _)| only.iter().any(|o| o == name));
-    }
+fn timings(
+    mib: usize,
+    rounds: usize,
+    secs: Duration,
+    only: Option<&[String]>,
+) -> Result<(), String> {
+    let cells = tables(mib, only)?;
     // The universe: what the dense table holds at load factor 1.
     let universe = (mib as u64) << 17;
     for (name, t) in &cells {
@@ -296,6 +321,7 @@ fn timings(mib: usize, rounds: usize, secs: Duration, only: Option<&[String]>) {
             );
         }
     }
+    Ok(())
 }
 
 /// Part 3: hit rates replaying a trace of (op, depth, key) records.
@@ -319,13 +345,10 @@ fn hit_rates(path: &str) -> Result<(), String> {
     println!("| Hash | wide hit % | dense hit % | cluster hit % | hand hit % | false hits (wide / dense / cluster / hand) |");
     println!("|---|---|---|---|---|---|");
     for mib in [1, 4, 16] {
-        let size = Size::Mib(mib);
-        let cells: [Box<dyn Table>; 4] = [
-            Box::new(SearchCache::with_options(size, options(false)).unwrap()),
-            Box::new(DenseCache::with_options(size, options(false)).unwrap()),
-            Box::new(ClusterCache::with_options(size, options(false)).unwrap()),
-            Box::new(Stockfish10::new(mib << 20, false)),
-        ];
+        let cells = ["wide 4K", "dense 4K", "cluster 4K", "hand 4K"]
+            .map(|name| table(name, mib))
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
         let results: Vec<(f64, u64)> = cells.iter().map(|t| replay(t.as_ref(), &ops)).collect();
         println!(
             "| {mib} MiB | {:.2} | {:.2} | {:.2} | {:.2} | {} / {} / {} / {} |",
@@ -386,10 +409,9 @@ fn count_stores(t: &dyn Table, universe: u64) {
 
 /// Part 4: one table filled with the universe's first keys, then the counted operations.
 fn count(mib: usize, name: &str) -> Result<(), String> {
-    let (_, t) = tables(mib)
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .ok_or_else(|| format!("no table '{name}'\n{USAGE}"))?;
+    let (_, t) = tables(mib, Some(&[name.to_string()]))?
+        .pop()
+        .expect("tables gives the one cell named");
     let universe = (mib as u64) << 17;
     for i in 0..universe / 2 {
         let key = key_of(i);
@@ -431,13 +453,13 @@ fn main() -> Result<(), String> {
     let wide = SearchCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let dense = DenseCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
     let cluster = ClusterCache::<Value>::new(Size::Mib(1)).unwrap().capacity();
-    let hand = Stockfish10::<Value>::new(1 << 20, false).capacity();
+    let hand = Stockfish10::<Value>::new(1 << 20, false)?.capacity();
     println!("Entries per MiB: wide {wide}, dense {dense}, cluster {cluster}, hand-written {hand}; dense ÷ wide {:.2}, cluster ÷ wide {:.2}, hand ÷ wide {:.2}", dense as f64 / wide as f64, cluster as f64 / wide as f64, hand as f64 / wide as f64);
     if let Some(path) = trace {
         hit_rates(&path)?;
     }
     if timed {
-        timings(mib, rounds, Duration::from_secs_f64(secs), only.as_deref());
+        timings(mib, rounds, Duration::from_secs_f64(secs), only.as_deref())?;
     }
     Ok(())
 }
