@@ -1,9 +1,9 @@
 //! A hand-written table in the crate's dense layout (issue 29): eight one-word entries per
 //! 64-byte line, each a 16-bit tag (the key's low 16 bits, 0 counting as 1; the line comes
 //! from the high bits), a 7-bit generation and 41 bits of value, written plainly: no options
-//! and no generic machinery beyond `Pack64`. Beside
-//! `DenseCache` it separates what the crate's code costs from what the layout costs: the same
-//! entries, scanned the same way, in the code an engine author would write for them.
+//! and no generic machinery beyond `Pack64`. Beside `DenseCache` it separates what the crate's
+//! code costs from what the layout costs: the same entries, scanned the same way, in the code
+//! an engine author would write for them.
 //!
 //! The probe scans all eight entries branch-free (conditional moves), the faster of the two
 //! scans an author would try (an exit at the first match mispredicts on most hits; BENCHMARKS.md
@@ -15,6 +15,8 @@ use std::hint::select_unpredictable;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 const ENTRIES: usize = 8;
+/// The tag's place: the top 16 bits of an entry.
+const TAG_SHIFT: u32 = 48;
 const PAYLOAD_BITS: u32 = 41;
 const PAYLOAD: u64 = (1 << PAYLOAD_BITS) - 1;
 const GENERATION_MASK: u8 = 127;
@@ -56,7 +58,7 @@ impl<V: Pack64> HandDense<V> {
         let mut found = 0;
         for entry in line {
             let word = entry.load(Relaxed);
-            found = select_unpredictable(word >> 48 == tag, word, found);
+            found = select_unpredictable(word >> TAG_SHIFT == tag, word, found);
         }
         (found != 0).then(|| V::unpack(found & PAYLOAD))
     }
@@ -67,14 +69,14 @@ impl<V: Pack64> HandDense<V> {
         let (line, tag) = self.line(key);
         let now = self.generation.load(Relaxed) & GENERATION_MASK;
         let words: [u64; ENTRIES] = std::array::from_fn(|i| line[i].load(Relaxed));
-        let (slot, to_write) = match words.iter().position(|&w| w >> 48 == tag) {
+        let (slot, to_write) = match words.iter().position(|&w| w >> TAG_SHIFT == tag) {
             Some(i) => match value.merge(V::unpack(words[i] & PAYLOAD), age(now, words[i])) {
                 Some(merged) => (i, merged),
                 None => return,
             },
             None => (victim::<V>(&words, now), value),
         };
-        let word = tag << 48 | u64::from(now) << PAYLOAD_BITS | to_write.pack();
+        let word = tag << TAG_SHIFT | u64::from(now) << PAYLOAD_BITS | to_write.pack();
         line[slot].store(word, Relaxed);
     }
 

@@ -7,7 +7,8 @@ use searchcache::{DenseCache, Keys, Options, Pack64, Size};
 use searchcache_bench::handwritten_dense::HandDense;
 use searchcache_bench::rng::{below, key_of, WyRand};
 
-/// A value with a depth, whose merge keeps the deeper of the two (so `merge` decides).
+/// A value with a depth, whose merge refuses a shallower value over one of the same generation
+/// (so `merge` decides some stores).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Entry {
     id: u32,
@@ -66,8 +67,10 @@ fn same_stores_leave_the_same_answers() {
     assert!(hits > 100_000 && hits < UNIVERSE as usize, "{hits} hits");
 }
 
-/// One line, eight keys of equal depth, then a ninth: both tables evict the first of equals,
-/// then, a generation later, the first of the aged entries (the ninth key, in the first slot).
+/// One line, eight keys of equal depth, then a ninth: both tables evict the key stored first,
+/// then, a generation later, the ninth key (which took its slot). Only which keys stay is
+/// compared: a tie rule reversed in both layouts' empty and full cases alike would keep the
+/// same keys in other slots.
 #[test]
 fn one_line_evicts_alike() {
     let options = Options::default().keys(Keys::Random);

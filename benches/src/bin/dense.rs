@@ -14,8 +14,8 @@
 //!    tt_trace -- FILE [DEPTH [GAME]]`), the hit rate of each table replaying a chess search at
 //!    1, 4, 16 MiB, and its false hits (values stored for another key). `--timings false`
 //!    skips part 2.
-//! 4. with `--count TABLE` (a cell's name: wide, dense, cluster, hand, hand dense, …), no timing: TABLE filled at `--mib`,
-//!    then 2^20 probes and 2^20 stores of random keys in the functions `count_probes` and
+//! 4. with `--count TABLE` (a cell's name: wide, dense, cluster, hand, hand dense, …), no
+//!    timing: TABLE filled at `--mib`, then 2^20 probes and 2^20 stores of random keys in the functions `count_probes` and
 //!    `count_stores`, for an instruction count that no load on the machine changes:
 //!    `valgrind --tool=callgrind --toggle-collect='*count_probes*' dense --mib 16 --count cluster`
 //!    (Ir ÷ 2^20 is instructions per probe, the `dyn` call included, as in part 2).
@@ -110,8 +110,7 @@ fn options(huge: bool) -> Options {
     Options::default().keys(Keys::Random).huge_pages(pages)
 }
 
-/// The cells of the timing runs, by name.
-/// The cells, by name: which table, on which pages.
+/// The cells of the timing runs, by name: which table, on which pages.
 const CELLS: [&str; 8] = [
     "wide",
     "dense",
@@ -184,10 +183,8 @@ fn cpu_ns(wall: Instant) -> f64 {
         .unwrap_or_else(|| wall.elapsed().as_nanos() as f64)
 }
 
-/// CPU ns per operation per thread of `threads` threads running `op` on `table` for `secs` of
-/// wall time each.
 /// What a cell times.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Op {
     /// Independent probes of random keys: as many misses in flight as the core allows.
     Probe,
@@ -218,6 +215,8 @@ fn batch(table: &dyn Table, universe: u64, op: Op, rng: &mut WyRand) {
     }
 }
 
+/// CPU ns per operation per thread of `threads` threads running `op` on `table` for `secs` of
+/// wall time each.
 fn cell(table: &dyn Table, universe: u64, threads: usize, op: Op, secs: Duration) -> f64 {
     let start = Barrier::new(threads);
     let per_thread: Vec<f64> = std::thread::scope(|s| {
