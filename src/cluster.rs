@@ -34,12 +34,14 @@ const HASHFULL_SAMPLE_LINES: usize = 167;
 /// * **False hits, stated.** An entry is matched on a 16-bit check: the key's tag (the low 16
 ///   bits of the table's key, `mix64(key)` or the key itself with [`Keys::Random`](crate::Keys::Random), 0 read as
 ///   1; the line comes from the high bits) XOR a 16-bit fold of the entry's data word. A
-///   probe returns the data of the first entry of its line (its slot, with
+///   probe returns the data of the first entry of its line (of its half, with
+///   [`Slots::Half`](crate::Slots::Half); its slot, with
 ///   [`Slots::Single`](crate::Slots::Single)) that vouches for the key's tag. For a key not in the table, with
-///   random keys and `e` occupied entries in its line, a false hit has probability
+///   random keys and `e` occupied entries where the key may live, a false hit has probability
 ///   `1 − (1 − p)^e ≤ e · p`, `p = (2^16 + 2) / 2^32 ≈ 2^-16`: about `6 · 2^-16 ≈ 9.2 · 10^-5`
-///   per probe of an absent key in a full line; [`Slots::Single`](crate::Slots::Single), `e = 1`, about `2^-16`.
-///   A test measures it.
+///   per probe of an absent key in a full line; [`Slots::Half`](crate::Slots::Half), `e = 3`,
+///   about `3 · 2^-16`; [`Slots::Single`](crate::Slots::Single), `e = 1`, about `2^-16`.
+///   A test measures each.
 /// * **Torn reads.** Data and check are two stores; a reader racing a writer of the same
 ///   entry may see the check of one store and the data of another. Such a torn pair vouches
 ///   for the tag `t_B ^ fold(d_B) ^ fold(d_A)` (check of store B, data of store A). A probe
@@ -103,12 +105,9 @@ impl<V: Pack64> ClusterCache<V> {
     fn find(&self, key: u64) -> (&ClusterLine, usize, u64, u64) {
         let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
-        let (line, entries) = self.table.locate(mixed);
-        let (at, data) = if entries == (0..CLUSTER_ENTRIES) {
-            held(0..CLUSTER_ENTRIES, tag, |i| cluster_line::read(line, i))
-        } else {
-            held(entries, tag, |i| cluster_line::read(line, i))
-        };
+        let (line, (at, data)) = self.table.locate(mixed, |line, e| {
+            (line, held(e, tag, |i| cluster_line::read(line, i)))
+        });
         (line, at, data, tag)
     }
 
@@ -153,12 +152,9 @@ impl<V: Pack64> ClusterCache<V> {
         let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
         let now = self.generation();
-        let (line, entries) = self.table.locate(mixed);
-        let choice = if entries == (0..CLUSTER_ENTRIES) {
-            choose::<V>(line, 0..CLUSTER_ENTRIES, tag, now)
-        } else {
-            choose::<V>(line, entries, tag, now)
-        };
+        let (line, choice) = self
+            .table
+            .locate(mixed, |line, e| (line, choose::<V>(line, e, tag, now)));
         match choice {
             Choice::Held { slot, word } => {
                 let old = decode(word);

@@ -34,15 +34,17 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// * **No torn entries.** Every entry is one atomic word, written by one store and read by one
 ///   load: a probe sees a whole word some store wrote. Racing stores can lose one another's
 ///   write, as in the wide table, but never mix two.
-/// * **False hits, exactly.** A probe returns the value of the first entry of its line (its
-///   slot, with [`Slots::Single`](crate::Slots::Single)) whose 16-bit tag equals the key's. The tag is the low 16
+/// * **False hits, exactly.** A probe returns the value of the first entry of its line (of its
+///   half, with [`Slots::Half`](crate::Slots::Half); its slot, with
+///   [`Slots::Single`](crate::Slots::Single)) whose 16-bit tag equals the key's. The tag is the low 16
 ///   bits of the table's key (`mix64(key)`, or the key with [`Keys::Random`](crate::Keys::Random)), 0 counting as
 ///   1; the line comes from the high bits. So a probe of a key that is not stored returns
-///   another key's value when a stored key of its line has the same tag: for random keys and a
-///   line holding `e` entries, with probability `1 − (1 − p)^e ≤ e · p`, where
+///   another key's value when a stored key of its line has the same tag: for random keys and
+///   `e` occupied entries where the key may live, with probability `1 − (1 − p)^e ≤ e · p`, where
 ///   `p = (2^16 + 2) / 2^32 ≈ 2^-16` is the chance that two random keys share a tag (0 and 1
 ///   both give tag 1). A full line (`e = 8`) gives about `8 · 2^-16 ≈ 1.22 · 10^-4` per probe
-///   of an absent key; [`Slots::Single`](crate::Slots::Single), `e = 1`, about `2^-16`. A test measures it.
+///   of an absent key; [`Slots::Half`](crate::Slots::Half), `e = 4`, about `4 · 2^-16`;
+///   [`Slots::Single`](crate::Slots::Single), `e = 1`, about `2^-16`. A test measures each.
 ///   Callers check what they read (a chess engine checks the move for legality).
 /// * **Lossy**, **depth − `AGE_WEIGHT` · age** replacement, [`merge`](Pack64::merge),
 ///   generations modulo 128, `clear`, `prefault`, huge pages, `save`/`load` and errors instead
@@ -102,12 +104,9 @@ impl<V: Pack64> DenseCache<V> {
     fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
         let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
-        let (line, entries) = self.table.locate(mixed);
-        let (at, word) = if entries == (0..DENSE_ENTRIES) {
-            held(0..DENSE_ENTRIES, tag, |i| dense_line::read(line, i))
-        } else {
-            held(entries, tag, |i| dense_line::read(line, i))
-        };
+        let (line, (at, word)) = self.table.locate(mixed, |line, e| {
+            (line, held(e, tag, |i| dense_line::read(line, i)))
+        });
         (line, at, word, tag)
     }
 
@@ -151,12 +150,9 @@ impl<V: Pack64> DenseCache<V> {
         let mixed = self.table.mixed(key);
         let tag = tag16(mixed);
         let now = self.generation();
-        let (line, entries) = self.table.locate(mixed);
-        let choice = if entries == (0..DENSE_ENTRIES) {
-            choose::<V>(line, 0..DENSE_ENTRIES, tag, now)
-        } else {
-            choose::<V>(line, entries, tag, now)
-        };
+        let (line, choice) = self
+            .table
+            .locate(mixed, |line, e| (line, choose::<V>(line, e, tag, now)));
         match choice {
             Choice::Held { slot, word } => {
                 let old = decode(word);

@@ -5,7 +5,7 @@
 use crate::alloc::{self, Region, Words};
 use crate::error::Error;
 use crate::mix::{mix64, scale};
-use crate::options::{Keys, Options, Slots};
+use crate::options::{Keys, Options};
 use crate::pack::GENERATION_MASK;
 use crate::persist::{self, Kind, TableHeader};
 use crate::size::Size;
@@ -72,19 +72,18 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
         }
     }
 
-    /// The line of a table key (its high bits), and which of its entries the key may use.
+    /// `at` of the line of a table key (its high bits) and of which of its entries the key
+    /// may use (`Slots::place`).
     #[inline(always)]
-    pub(crate) fn locate(&self, mixed: u64) -> (&L, Range<usize>) {
-        let n = self.lines.len();
-        match self.options.slots {
-            Slots::Bucket => (&self.lines[scale(mixed, n)], 0..ENTRIES),
-            Slots::Single => {
-                // The single slot lies in the line `Slots::Bucket` uses, as in the wide table.
-                let slot = scale(mixed, n * ENTRIES);
-                let i = slot % ENTRIES;
-                (&self.lines[slot / ENTRIES], i..i + 1)
-            }
-        }
+    pub(crate) fn locate<'a, R>(
+        &'a self,
+        mixed: u64,
+        at: impl FnOnce(&'a L, Range<usize>) -> R,
+    ) -> R {
+        let lines = &self.lines;
+        self.options
+            .slots
+            .place::<ENTRIES, _>(mixed, lines.len(), |l, entries| at(&lines[l], entries))
     }
 
     /// The line `key` lives in, `0..lines()`.
@@ -284,7 +283,7 @@ macro_rules! line_table_api {
             /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
             #[inline]
             pub fn prefetch(&self, key: u64) {
-                $crate::alloc::prefetch(self.table.locate(self.table.mixed(key)).0);
+                $crate::alloc::prefetch(self.table.locate(self.table.mixed(key), |line, _| line));
             }
 
             /// Starts a new generation: every stored entry becomes one generation older (mod

@@ -4,7 +4,7 @@ use crate::alloc::{self, Region};
 use crate::bucket::{tag, Bucket, Slot, ENTRIES};
 use crate::error::Error;
 use crate::mix::{mix_head, mix_tail, scale};
-use crate::options::{Keys, Options, Slots};
+use crate::options::{Keys, Options};
 use crate::pack::{
     age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
 };
@@ -143,19 +143,14 @@ impl<V: Pack64> SearchCache<V> {
         }
     }
 
-    /// The bucket for a mixed key, and which of its entries the key may use.
-    #[inline]
-    fn locate(&self, mixed: u64) -> (&Bucket, Range<usize>) {
-        let n = self.buckets.len();
-        match self.options.slots {
-            Slots::Bucket => (&self.buckets[scale(mixed, n)], 0..ENTRIES),
-            Slots::Single => {
-                // ⌊⌊4nx⌋ / 4⌋ = ⌊nx⌋: the single slot lies in the bucket `Slots::Bucket` uses.
-                let slot = scale(mixed, n * ENTRIES);
-                let i = slot % ENTRIES;
-                (&self.buckets[slot / ENTRIES], i..i + 1)
-            }
-        }
+    /// `at` of the bucket for a mixed key and of which of its entries the key may use
+    /// (`Slots::place`).
+    #[inline(always)]
+    fn locate<'a, R>(&'a self, mixed: u64, at: impl FnOnce(&'a Bucket, Range<usize>) -> R) -> R {
+        let buckets = &self.buckets;
+        self.options
+            .slots
+            .place::<ENTRIES, _>(mixed, buckets.len(), |b, entries| at(&buckets[b], entries))
     }
 
     /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`
@@ -172,8 +167,7 @@ impl<V: Pack64> SearchCache<V> {
     pub fn probe(&self, key: u64) -> Option<V> {
         self.intent.read();
         let (mixed, tag) = self.keyed(key);
-        let (bucket, entries) = self.locate(mixed);
-        let data = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)).1);
+        let data = self.locate(mixed, |bucket, e| held(e, tag, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
@@ -194,8 +188,9 @@ impl<V: Pack64> SearchCache<V> {
     pub fn probe_refresh(&self, key: u64) -> Option<V> {
         self.intent.write();
         let (mixed, tag) = self.keyed(key);
-        let (bucket, entries) = self.locate(mixed);
-        let (slot, data) = with_entries(entries, |e| held(e, tag, |i| bucket.read(i)));
+        let (bucket, (slot, data)) = self.locate(mixed, |bucket, e| {
+            (bucket, held(e, tag, |i| bucket.read(i)))
+        });
         let hit = data & OCCUPIED != 0;
         self.counters.probe(hit);
         if !hit {
@@ -218,8 +213,9 @@ impl<V: Pack64> SearchCache<V> {
         self.intent.write();
         let (mixed, tag) = self.keyed(key);
         let now = self.generation();
-        let (bucket, entries) = self.locate(mixed);
-        let choice = with_entries(entries, |e| choose::<V>(e, tag, now, |i| bucket.read(i)));
+        let (bucket, choice) = self.locate(mixed, |bucket, e| {
+            (bucket, choose::<V>(e, tag, now, |i| bucket.read(i)))
+        });
         match choice {
             Choice::Held { slot, data } => {
                 let old = decode(data);
@@ -241,7 +237,7 @@ impl<V: Pack64> SearchCache<V> {
     /// and aarch64.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.locate(self.mixed(key)).0);
+        alloc::prefetch(self.locate(self.mixed(key), |bucket, _| bucket));
     }
 
     /// Starts a new generation (a new search): every stored entry becomes one generation older.
@@ -398,18 +394,6 @@ impl<V: Pack64> SearchCache<V> {
     /// Sets the counters back to zero (nothing to do without the `stats` feature).
     pub fn reset_stats(&self) {
         self.counters.reset();
-    }
-}
-
-/// Runs `scan` on `entries`, passing the whole bucket as a constant range: the common case then
-/// gets its own copy of the scan with the loop fully unrolled (~15 instructions less per
-/// operation than the loop over a variable range, which `Slots::Single` needs).
-#[inline(always)]
-fn with_entries<R>(entries: Range<usize>, scan: impl FnOnce(Range<usize>) -> R) -> R {
-    if entries == (0..ENTRIES) {
-        scan(0..ENTRIES)
-    } else {
-        scan(entries)
     }
 }
 

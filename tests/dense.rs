@@ -30,12 +30,18 @@ fn false_hits(store: impl Fn(u64), probe: impl Fn(u64) -> bool, capacity: usize)
 }
 
 /// The documented false-hit rate: `1 − (1 − p)^e` per probe of an absent key, `e` entries in
-/// its line (8 dense, 6 cluster; 1 with `Slots::Single`), `p ≈ 2^-16`. Counts are Poisson with
+/// its line (8 dense, 6 cluster; half that with `Slots::Half`, 1 with `Slots::Single`),
+/// `p ≈ 2^-16`. Counts are Poisson with
 /// mean λ; the bounds are λ ± 6√λ.
 fn false_hits_match_the_formula<L: Layout>() {
     const PROBES: f64 = 4_000_000.0;
     for keys in [Keys::Random, Keys::Any] {
-        for (slots, e) in [(Slots::Bucket, L::ENTRIES as i32), (Slots::Single, 1)] {
+        let whole = L::ENTRIES as i32;
+        for (slots, e) in [
+            (Slots::Bucket, whole),
+            (Slots::Half, whole / 2),
+            (Slots::Single, 1),
+        ] {
             let options = Options::default().keys(keys).slots(slots);
             let t = L::T::<u32>::with_options(Size::Entries(8192), options).unwrap();
             assert_eq!(t.hashfull(), 0);

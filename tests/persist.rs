@@ -230,6 +230,7 @@ fn search_cache_round_trips_with_its_options_and_generation() {
     for options in [
         Options::default(),
         Options::default().keys(Keys::Random).slots(Slots::Single),
+        Options::default().slots(Slots::Half),
     ] {
         let table = SearchCache::<u32>::with_options(Size::Mib(4), options).unwrap();
         for _ in 0..5 {

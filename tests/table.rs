@@ -111,6 +111,7 @@ layouts!(
     structured_keys_spread_evenly_over_buckets,
     random_keys_are_used_as_given,
     single_slot_keys_live_in_their_bucket_slot,
+    half_line_keys_live_in_their_half,
     huge_pages_are_reported,
     #[cfg(feature = "stats")]
     counters_count_exactly_when_quiet,
@@ -505,6 +506,41 @@ fn single_slot_keys_live_in_their_bucket_slot<L: Layout>() {
     assert!(survivors.iter().all(|&k| single.probe(k) == Some(k as u32)));
     // The last key stored always survives (nothing came after it).
     assert_eq!(single.probe(999), Some(999));
+}
+
+/// With `Slots::Half` a key lives in the half of its line that bit `⌊x · 2n / 2^64⌋ mod 2` of
+/// its table key names: in a one-line table, the top bit. One key more than a half holds
+/// evicts the half's first key (ties evict the first), although the other half has room (with
+/// `Slots::Bucket` all of them stay), and the other half's keys are untouched.
+fn half_line_keys_live_in_their_half<L: Layout>() {
+    let half = L::ENTRIES / 2;
+    for slots in [Slots::Half, Slots::Bucket] {
+        let options = Options::default().keys(Keys::Random).slots(slots);
+        let t = L::T::<u32>::with_options(Size::Entries(L::ENTRIES), options).unwrap();
+        assert_eq!(t.capacity(), L::ENTRIES);
+        // Distinct low 16 bits: distinct tags in the dense and cluster layouts.
+        let low: Vec<u64> = (1..=half as u64 + 1).collect();
+        let high: Vec<u64> = (1..half as u64).map(|k| 1 << 63 | k << 8).collect();
+        for &k in high.iter().chain(&low) {
+            t.store(k, k as u32);
+        }
+        let kept = |keys: &[u64]| {
+            keys.iter()
+                .filter(|&&k| t.probe(k) == Some(k as u32))
+                .count()
+        };
+        assert_eq!(
+            kept(&high),
+            half - 1,
+            "{slots:?}: the other half is untouched"
+        );
+        if slots == Slots::Half {
+            assert_eq!(t.probe(low[0]), None, "the half's first key is evicted");
+            assert_eq!(kept(&low[1..]), half);
+        } else {
+            assert_eq!(kept(&low), half + 1, "the whole line holds them all");
+        }
+    }
 }
 
 fn huge_pages_are_reported<L: Layout>() {

@@ -161,6 +161,11 @@ fn single_slots() -> Options {
     buckets().slots(Slots::Single)
 }
 
+/// Options of the half-line runs.
+fn half_lines() -> Options {
+    buckets().slots(Slots::Half)
+}
+
 // Each layout with the widest key name its payload leaves beside 8 bits of depth.
 
 #[test]
@@ -171,6 +176,16 @@ fn buckets_never_return_a_wrong_value() {
 #[test]
 fn single_slots_never_return_a_wrong_value() {
     assert_no_wrong_values::<Wide, 48>(single_slots());
+}
+
+#[test]
+fn half_lines_never_return_a_wrong_value() {
+    assert_no_wrong_values::<Wide, 48>(half_lines());
+}
+
+#[test]
+fn dense_half_lines_never_return_a_wrong_value() {
+    assert_no_wrong_values::<Dense, 33>(half_lines());
 }
 
 #[test]
@@ -203,6 +218,11 @@ fn assert_few_wrong_values(options: Options) {
 #[test]
 fn cluster_lines_return_few_wrong_values() {
     assert_few_wrong_values(buckets());
+}
+
+#[test]
+fn cluster_half_lines_return_few_wrong_values() {
+    assert_few_wrong_values(half_lines());
 }
 
 #[test]

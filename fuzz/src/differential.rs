@@ -1,5 +1,5 @@
 //! Differential target: a random sequence of store / probe / new_generation / clear on a tiny
-//! table (1-3 buckets, four entries each or `Slots::Single`, keys mixed or `Keys::Random`) and on the reference model; after
+//! table (1-3 buckets, four entries each, `Slots::Half` or `Slots::Single`, keys mixed or `Keys::Random`) and on the reference model; after
 //! every operation every key used so far must probe alike, and generation and hashfull must
 //! agree. Single-threaded, so the two must agree exactly.
 //!
@@ -102,19 +102,23 @@ pub fn run_cluster(data: &[u8]) {
 
 fn run_with<V: FuzzValue, T: Tested<V>>(shape: u8, mut input: Input) {
     let buckets = usize::from(shape % 3) + 1;
-    let single = shape & 0x80 != 0;
+    let slots = match (shape & 0x80 != 0, shape & 0x20 != 0) {
+        (true, _) => Slots::Single,
+        (false, true) => Slots::Half,
+        (false, false) => Slots::Bucket,
+    };
     let random_keys = shape & 0x40 != 0;
     let options = Options::default()
         .huge_pages(HugePages::Never)
-        .slots(if single { Slots::Single } else { Slots::Bucket })
+        .slots(slots)
         .keys(if random_keys { Keys::Random } else { Keys::Any });
     let table =
         T::build(Size::Entries(buckets * T::PER_LINE), options).expect("a table of 1-3 buckets");
     assert_eq!(table.lines(), buckets);
     let mut model = match T::PER_LINE {
-        8 => Reference::<V>::dense(buckets, single, random_keys),
-        6 => Reference::<V>::cluster(buckets, single, random_keys),
-        _ => Reference::<V>::new(buckets, single, random_keys),
+        8 => Reference::<V>::dense(buckets, slots, random_keys),
+        6 => Reference::<V>::cluster(buckets, slots, random_keys),
+        _ => Reference::<V>::new(buckets, slots, random_keys),
     };
     let mut keys: Vec<u64> = Vec::new();
 

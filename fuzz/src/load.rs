@@ -153,7 +153,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         save(format!("map-{n}"), &|w| map.save(w));
     }
     for keys in [Keys::Any, Keys::Random] {
-        for slots in [Slots::Bucket, Slots::Single] {
+        for slots in [Slots::Bucket, Slots::Single, Slots::Half] {
             for pages in [HugePages::Advise, HugePages::Never] {
                 let options = Options::default().keys(keys).slots(slots).huge_pages(pages);
                 let table = SearchCache::<u32>::with_options(Size::Entries(16), options)

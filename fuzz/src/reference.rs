@@ -2,8 +2,9 @@
 //! plain `Option`s in plain vectors, the original keys, no bit packing, no atomics.
 //!
 //! Documented rules it implements: a key lives in bucket `⌊mix64(key) · n / 2^64⌋` (with
-//! `Slots::Single`, in entry `⌊mix64(key) · 4n / 2^64⌋` of the table; with `Keys::Random`, the
-//! key itself in place of `mix64(key)`); a store goes to the entry
+//! `Slots::Single`, in entry `⌊mix64(key) · 4n / 2^64⌋` of the table; with `Slots::Half`, in
+//! half `⌊mix64(key) · 2n / 2^64⌋` of the table, each bucket's first entries its even half; with
+//! `Keys::Random`, the key itself in place of `mix64(key)`); a store goes to the entry
 //! holding the same key (the value's `merge` decides what is written, `None` leaves the entry
 //! untouched, generation included), else to the first empty entry, else evicts the entry of
 //! least `depth − AGE_WEIGHT · age` (saturating, first of equals); age is generations since the
@@ -15,7 +16,7 @@
 //! (`mix64(key)`, or the key with `Keys::Random`) with 0 read as 1. The cluster mode models
 //! `ClusterCache` the same way with six entries per line.
 
-use searchcache::{mix64, Pack64};
+use searchcache::{mix64, Pack64, Slots};
 
 /// What an occupied entry holds.
 #[derive(Clone, Copy, Debug)]
@@ -32,44 +33,44 @@ pub struct Reference<V> {
     per_line: usize,
     /// The dense mode: keys match on their 16-bit tag.
     dense: bool,
-    single: bool,
+    slots: Slots,
     /// `Keys::Random`: keys are used unmixed.
     random_keys: bool,
     generation: u8,
 }
 
 impl<V: Pack64> Reference<V> {
-    /// An empty model of `buckets` buckets; `single` for `Slots::Single`, `random_keys` for
+    /// An empty model of `buckets` buckets, keys placed by `slots`; `random_keys` for
     /// `Keys::Random`.
-    pub fn new(buckets: usize, single: bool, random_keys: bool) -> Self {
+    pub fn new(buckets: usize, slots: Slots, random_keys: bool) -> Self {
         Reference {
             entries: vec![None; buckets * 4],
             per_line: 4,
             dense: false,
-            single,
+            slots,
             random_keys,
             generation: 0,
         }
     }
 
     /// An empty model of a `DenseCache` of `lines` lines.
-    pub fn dense(lines: usize, single: bool, random_keys: bool) -> Self {
+    pub fn dense(lines: usize, slots: Slots, random_keys: bool) -> Self {
         Reference {
             entries: vec![None; lines * 8],
             per_line: 8,
             dense: true,
-            ..Self::new(lines, single, random_keys)
+            ..Self::new(lines, slots, random_keys)
         }
     }
 
     /// An empty model of a `ClusterCache` of `lines` lines: six entries per line, matched on
     /// the 16-bit tag as in the dense mode (single-threaded, a cluster entry's check vouches
     /// exactly for its key's tag).
-    pub fn cluster(lines: usize, single: bool, random_keys: bool) -> Self {
+    pub fn cluster(lines: usize, slots: Slots, random_keys: bool) -> Self {
         Reference {
             entries: vec![None; lines * 6],
             per_line: 6,
-            ..Self::dense(lines, single, random_keys)
+            ..Self::dense(lines, slots, random_keys)
         }
     }
 
@@ -96,13 +97,20 @@ impl<V: Pack64> Reference<V> {
     fn candidates(&self, key: u64) -> std::ops::Range<usize> {
         let used = self.used(key);
         let high_product = |n: usize| ((u128::from(used) * n as u128) >> 64) as usize;
-        if self.single {
-            let slot = high_product(self.entries.len());
-            slot..slot + 1
-        } else {
-            let n = self.per_line;
-            let bucket = high_product(self.entries.len() / n);
-            bucket * n..bucket * n + n
+        let n = self.per_line;
+        match self.slots {
+            Slots::Single => {
+                let slot = high_product(self.entries.len());
+                slot..slot + 1
+            }
+            Slots::Half => {
+                let half = high_product(self.entries.len() / n * 2);
+                half * (n / 2)..(half + 1) * (n / 2)
+            }
+            Slots::Bucket => {
+                let bucket = high_product(self.entries.len() / n);
+                bucket * n..bucket * n + n
+            }
         }
     }
 

@@ -29,7 +29,7 @@
 //! `[hash functions k, states stored, 0, 0]`; `VisitedMap` `[payload bits, WALK_LINES, signature
 //! comparisons, 0]`, each word a slot, signature above the payload; `SearchCache`, `DenseCache` and `ClusterCache` `[Pack64::BITS, options,
 //! generation, Pack64::AGE_WEIGHT as u64]`, options being `slots | keys << 8 | huge pages << 16`
-//! (`Slots::Bucket` 0, `Single` 1; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
+//! (`Slots::Bucket` 0, `Single` 1, `Half` 2; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
 //! A set's word holds one `u64` signature or two `u32` ones (the even slot in the low half); a
 //! table's line is its bucket, `[check, data]` × 4, as `bucket.rs` describes; a dense
 //! table's line is eight one-word entries, `tag << 48 | generation << 41 | payload`

@@ -104,7 +104,11 @@ fn occupied_entries(words: &[u64; 8]) -> u64 {
 /// `slots | keys << 8 | huge pages << 16`, each 0 for the default (the module docs of
 /// [`crate::persist`]).
 fn encode_options(o: Options) -> u64 {
-    let slots = u64::from(o.slots == Slots::Single);
+    let slots = match o.slots {
+        Slots::Bucket => 0,
+        Slots::Single => 1,
+        Slots::Half => 2,
+    };
     let keys = u64::from(o.keys == Keys::Random);
     let pages = u64::from(o.huge_pages == HugePages::Never);
     slots | keys << 8 | pages << 16
@@ -120,9 +124,15 @@ fn decode_options(v: u64) -> Option<Options> {
     if v >> 24 != 0 {
         return None;
     }
-    let (slots, keys, pages) = (pick(0)?, pick(8)?, pick(16)?);
+    let slots = match v & 0xff {
+        0 => Slots::Bucket,
+        1 => Slots::Single,
+        2 => Slots::Half,
+        _ => return None,
+    };
+    let (keys, pages) = (pick(8)?, pick(16)?);
     Some(Options {
-        slots: if slots { Slots::Single } else { Slots::Bucket },
+        slots,
         keys: if keys { Keys::Random } else { Keys::Any },
         huge_pages: if pages {
             HugePages::Never

@@ -7,7 +7,9 @@
 //!    machine is not counted) at `--mib` (default 1024), 1 and 2 threads, as paired
 //!    ratios: each round runs every cell once for `--secs`, in an order rotated every round,
 //!    and the report gives the median over `--rounds` of each round's ratio. The cells: the
-//!    three crate tables and the hand-written one on huge pages, then dense, cluster and
+//!    three crate tables, the dense and cluster tables with `Slots::Half` (`dense half`,
+//!    `cluster half`: a key probes the half of its line, as Stockfish's does its 32-byte
+//!    cluster) and the hand-written one on huge pages, then dense, cluster and
 //!    hand-written on 4 KiB pages, so that each dense layout is compared with the hand-written
 //!    table on the same pages;
 //! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
@@ -25,7 +27,9 @@
 //!
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
-use searchcache::{ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size};
+use searchcache::{
+    ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots,
+};
 use searchcache_bench::handwritten::Stockfish10;
 use searchcache_bench::handwritten_dense::HandDense;
 use searchcache_bench::memory::huge_page_bytes;
@@ -100,21 +104,28 @@ table!(ClusterCache<Value>);
 table!(Stockfish10<Value>);
 table!(HandDense<Value>);
 
-/// Zobrist-like keys, as engines hand them: `Keys::Random` for both crate tables.
-fn options(huge: bool) -> Options {
+/// Zobrist-like keys, as engines hand them: `Keys::Random` for the crate's tables; a key's
+/// whole line, or with `half` the half of it the key chooses (`Slots::Half`).
+fn options(huge: bool, half: bool) -> Options {
     let pages = if huge {
         HugePages::Advise
     } else {
         HugePages::Never
     };
-    Options::default().keys(Keys::Random).huge_pages(pages)
+    let slots = if half { Slots::Half } else { Slots::Bucket };
+    Options::default()
+        .keys(Keys::Random)
+        .huge_pages(pages)
+        .slots(slots)
 }
 
 /// The cells of the timing runs, by name: which table, on which pages.
-const CELLS: [&str; 8] = [
+const CELLS: [&str; 10] = [
     "wide",
     "dense",
     "cluster",
+    "dense half",
+    "cluster half",
     "hand",
     "hand dense",
     "dense 4K",
@@ -127,16 +138,17 @@ const CELLS: [&str; 8] = [
 fn table(name: &str, mib: usize) -> Result<Box<dyn Table>, String> {
     let size = Size::Mib(mib);
     let huge = !name.ends_with(" 4K");
+    let base = name.trim_end_matches(" 4K");
+    let half = base.ends_with(" half");
     let bytes = mib
         .checked_mul(1 << 20)
         .ok_or_else(|| format!("{mib} MiB overflows"))?;
     let crate_error = |e: searchcache::Error| e.to_string();
-    Ok(match name.trim_end_matches(" 4K") {
-        "wide" => Box::new(SearchCache::with_options(size, options(huge)).map_err(crate_error)?),
-        "dense" => Box::new(DenseCache::with_options(size, options(huge)).map_err(crate_error)?),
-        "cluster" => {
-            Box::new(ClusterCache::with_options(size, options(huge)).map_err(crate_error)?)
-        }
+    let options = options(huge, half);
+    Ok(match base.trim_end_matches(" half") {
+        "wide" => Box::new(SearchCache::with_options(size, options).map_err(crate_error)?),
+        "dense" => Box::new(DenseCache::with_options(size, options).map_err(crate_error)?),
+        "cluster" => Box::new(ClusterCache::with_options(size, options).map_err(crate_error)?),
         "hand" => Box::new(Stockfish10::new(bytes, huge)?),
         "hand dense" => Box::new(HandDense::new(bytes, huge)?),
         _ => return Err(format!("not a cell: {name}")),
@@ -164,10 +176,12 @@ fn tables(mib: usize, only: Option<&[String]>) -> Result<Cells, String> {
 
 /// The ratios reported, by the names of [`tables`]: each dense layout against the wide table
 /// and against the hand-written one on the same pages.
-const RATIOS: [(&str, &str); 7] = [
+const RATIOS: [(&str, &str); 9] = [
     ("dense", "wide"),
     ("cluster", "wide"),
     ("dense", "hand"),
+    ("dense half", "hand"),
+    ("cluster half", "hand"),
     ("dense", "hand dense"),
     ("cluster", "hand"),
     ("dense 4K", "hand 4K"),
@@ -341,24 +355,36 @@ fn hit_rates(path: &str) -> Result<(), String> {
         "\nTrace {path}: {} operations, {probes} probes\n",
         ops.len()
     );
-    println!("| Hash | wide hit % | dense hit % | cluster hit % | hand hit % | false hits (wide / dense / cluster / hand) |");
-    println!("|---|---|---|---|---|---|");
+    let names = [
+        "wide 4K",
+        "dense 4K",
+        "dense half 4K",
+        "cluster 4K",
+        "cluster half 4K",
+        "hand 4K",
+    ];
+    let short = names.map(|n| n.trim_end_matches(" 4K"));
+    println!(
+        "| Hash | {} hit % | false hits ({}) |",
+        short.join(" hit % | "),
+        short.join(" / ")
+    );
+    println!("|---|{}---|", "---|".repeat(names.len()));
     for mib in [1, 4, 16] {
-        let cells = ["wide 4K", "dense 4K", "cluster 4K", "hand 4K"]
+        let cells = names
             .map(|name| table(name, mib))
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?;
         let results: Vec<(f64, u64)> = cells.iter().map(|t| replay(t.as_ref(), &ops)).collect();
+        let rates: Vec<String> = results
+            .iter()
+            .map(|r| format!("{:.2}", 100.0 * r.0))
+            .collect();
+        let wrong: Vec<String> = results.iter().map(|r| r.1.to_string()).collect();
         println!(
-            "| {mib} MiB | {:.2} | {:.2} | {:.2} | {:.2} | {} / {} / {} / {} |",
-            100.0 * results[0].0,
-            100.0 * results[1].0,
-            100.0 * results[2].0,
-            100.0 * results[3].0,
-            results[0].1,
-            results[1].1,
-            results[2].1,
-            results[3].1
+            "| {mib} MiB | {} | {} |",
+            rates.join(" | "),
+            wrong.join(" / ")
         );
     }
     Ok(())

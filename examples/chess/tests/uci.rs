@@ -197,6 +197,9 @@ fn hash_and_threads_change_between_searches() {
         ("1", "2", "Bucket", "Cluster"),
         ("3", "1", "Single", "cluster"),
         ("16", "1", "Bucket", "Wide"),
+        ("2", "2", "Half", "Dense"),
+        ("2", "1", "half", "Cluster"),
+        ("2", "1", "Half", "Wide"),
     ];
     for (hash, threads, slots, layout) in settings {
         engine.send(&format!("setoption name Hash value {hash}"));

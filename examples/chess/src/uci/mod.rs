@@ -209,7 +209,7 @@ impl Engine {
         say!("option name Contempt type spin default {DEFAULT_CONTEMPT} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}");
         say!("option name Clear Hash type button");
         say!("option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}");
-        say!("option name TTSlots type combo default Bucket var Bucket var Single");
+        say!("option name TTSlots type combo default Bucket var Bucket var Half var Single");
         say!("option name TTLayout type combo default Wide var Wide var Dense var Cluster");
         say!("option name TTPrefetch type check default true");
         say!("option name TTRefresh type check default false");

@@ -67,9 +67,10 @@ impl Engine {
                 let slots = match value.to_ascii_lowercase().as_str() {
                     "bucket" => Slots::Bucket,
                     "single" => Slots::Single,
+                    "half" => Slots::Half,
                     _ => {
                         return Err(format!(
-                            "TTSlots must be Bucket or Single, not '{}'",
+                            "TTSlots must be Bucket, Half or Single, not '{}'",
                             truncate(&value)
                         ))
                     }
