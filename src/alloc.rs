@@ -51,6 +51,7 @@ pub(crate) use region::Region;
 mod region {
     use super::{HugePages, ZeroInit, HUGE_PAGE};
     use crate::error::Error;
+    use crate::mix::scale_parts;
     use std::alloc::Layout;
     use std::io;
     use std::ptr::NonNull;
@@ -197,6 +198,22 @@ mod region {
         }
     }
 
+    impl<T: ZeroInit> Region<T> {
+        /// The element `scale_parts(x, len, parts)` names, and which of its `parts` (see
+        /// `mix::scale_parts`): a table's line for a key, without a bounds check. The check
+        /// cannot fail, and it was 2 of a dense probe's ~80 instructions (BENCHMARKS.md,
+        /// "Options fixed by the type").
+        #[inline(always)]
+        pub(crate) fn at_scaled(&self, x: u64, parts: usize) -> (&T, usize) {
+            let (i, part) = scale_parts(x, self.len, parts);
+            let items: &[T] = self;
+            // SAFETY: (9) `i < len`: `zeroed` makes every `Region` with `len ≥ 1` (it asserts a
+            // non-zero size), and `scale_parts` returns a cell below `len` for any `len ≥ 1`,
+            // `parts ≥ 1` and `x` (its doc and test).
+            (unsafe { items.get_unchecked(i) }, part)
+        }
+    }
+
     impl<T: ZeroInit> std::ops::Deref for Region<T> {
         type Target = [T];
         fn deref(&self) -> &[T] {
@@ -228,6 +245,7 @@ mod region {
 mod region {
     use super::{HugePages, ZeroInit};
     use crate::error::Error;
+    use crate::mix::scale_parts;
     use std::io;
 
     /// Under loom: a boxed slice of loom atomics.
@@ -251,6 +269,14 @@ mod region {
         /// Nothing to give back under loom: the caller zeroes the atomics.
         pub(crate) fn release_pages(&self) -> bool {
             false
+        }
+    }
+
+    impl<T: ZeroInit> Region<T> {
+        /// As the other `Region`'s, with the bounds check kept.
+        pub(crate) fn at_scaled(&self, x: u64, parts: usize) -> (&T, usize) {
+            let (i, part) = scale_parts(x, self.0.len(), parts);
+            (&self.0[i], part)
         }
     }
 

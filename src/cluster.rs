@@ -4,6 +4,7 @@ use crate::cluster_line::{self, choose, held, ClusterLine, CLUSTER_ENTRIES};
 use crate::dense_line::Choice;
 use crate::dense_word::tag16;
 use crate::line_table::{line_table_api, LineTable};
+use crate::options::{FromOptions, Placement};
 use crate::pack::{age, decode, encode, generation_of, restamp, Fits, Pack64, OCCUPIED};
 use std::marker::PhantomData;
 
@@ -83,8 +84,8 @@ const HASHFULL_SAMPLE_LINES: usize = 167;
 /// assert_eq!(table.probe(0xDEAD_BEEF), Some(Wide((1 << 56) - 1)));
 /// # Ok::<(), searchcache::Error>(())
 /// ```
-pub struct ClusterCache<V: Pack64> {
-    table: LineTable<ClusterLine, CLUSTER_ENTRIES>,
+pub struct ClusterCache<V: Pack64, P: Placement = FromOptions> {
+    table: LineTable<ClusterLine, CLUSTER_ENTRIES, P>,
     _values: PhantomData<fn(V) -> V>,
 }
 
@@ -98,17 +99,16 @@ line_table_api!(
     "7"
 );
 
-impl<V: Pack64> ClusterCache<V> {
+impl<V: Pack64, P: Placement> ClusterCache<V, P> {
     /// The first entry of `key`'s line vouching for its tag: line, index, data word (without
     /// `OCCUPIED`: none) and tag.
     #[inline(always)]
     fn find(&self, key: u64) -> (&ClusterLine, usize, u64, u64) {
-        let mixed = self.table.mixed(key);
-        let tag = tag16(mixed);
-        let (line, (at, data)) = self.table.locate(mixed, |line, e| {
-            (line, held(e, tag, |i| cluster_line::read(line, i)))
-        });
-        (line, at, data, tag)
+        self.table.locate(key, |line, e, mixed| {
+            let tag = tag16(mixed);
+            let (at, data) = held(e, tag, |i| cluster_line::read(line, i));
+            (line, at, data, tag)
+        })
     }
 
     /// The value stored for `key` (or for a key of the same line and tag, or a torn pair's:
@@ -149,12 +149,11 @@ impl<V: Pack64> ClusterCache<V> {
     #[inline]
     pub fn store(&self, key: u64, value: V) {
         self.table.intent.write();
-        let mixed = self.table.mixed(key);
-        let tag = tag16(mixed);
         let now = self.generation();
-        let (line, choice) = self
-            .table
-            .locate(mixed, |line, e| (line, choose::<V>(line, e, tag, now)));
+        let (line, tag, choice) = self.table.locate(key, |line, e, mixed| {
+            let tag = tag16(mixed);
+            (line, tag, choose::<V>(line, e, tag, now))
+        });
         match choice {
             Choice::Held { slot, word } => {
                 let old = decode(word);

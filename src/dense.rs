@@ -4,6 +4,7 @@ use crate::alloc;
 use crate::dense_line::{self, choose, held, Choice, Line, DENSE_ENTRIES};
 use crate::dense_word::{decode, encode, generation_of, restamp, tag16, tag_of, FitsDense};
 use crate::line_table::{line_table_api, LineTable};
+use crate::options::{FromOptions, Placement};
 use crate::pack::{age, Pack64};
 use crate::sync::Ordering::Relaxed;
 use std::marker::PhantomData;
@@ -28,6 +29,12 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// the wide table's code and its guarantees stay exactly as they were. Both types take the
 /// same [`Options`](crate::Options), [`Size`](crate::Size) and
 /// [`Pack64`] values and have the same methods.
+///
+/// An engine that knows its keys are Zobrist hashes and wants Stockfish's 32-byte clusters
+/// fixes [`Keys::Random`](crate::Keys::Random) and [`Slots::Half`](crate::Slots::Half) in the
+/// type, `DenseCache<V, P>` with a [`Placement`](crate::Placement) `P`, built by
+/// [`with_placement`](Self::with_placement): the probe then tests no option, which is what
+/// brings it level with a hand-written table (BENCHMARKS.md, "Options fixed by the type").
 ///
 /// # Guarantees
 ///
@@ -83,8 +90,8 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// }
 /// let t = DenseCache::<Wide>::new(Size::Mib(1)); // error: evaluation of constant failed
 /// ```
-pub struct DenseCache<V: Pack64> {
-    table: LineTable<Line, DENSE_ENTRIES>,
+pub struct DenseCache<V: Pack64, P: Placement = FromOptions> {
+    table: LineTable<Line, DENSE_ENTRIES, P>,
     _values: PhantomData<fn(V) -> V>,
 }
 
@@ -98,16 +105,15 @@ line_table_api!(
     "5"
 );
 
-impl<V: Pack64> DenseCache<V> {
+impl<V: Pack64, P: Placement> DenseCache<V, P> {
     /// The first matching entry of `key`'s line: its line, index, word (0: none) and tag.
     #[inline(always)]
     fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
-        let mixed = self.table.mixed(key);
-        let tag = tag16(mixed);
-        let (line, (at, word)) = self.table.locate(mixed, |line, e| {
-            (line, held(e, tag, |i| dense_line::read(line, i)))
-        });
-        (line, at, word, tag)
+        self.table.locate(key, |line, e, mixed| {
+            let tag = tag16(mixed);
+            let (at, word) = held(e, tag, |i| dense_line::read(line, i));
+            (line, at, word, tag)
+        })
     }
 
     /// The value stored for `key` (or for a key of the same line and tag), or `None`. See the
@@ -147,12 +153,11 @@ impl<V: Pack64> DenseCache<V> {
     #[inline]
     pub fn store(&self, key: u64, value: V) {
         self.table.intent.write();
-        let mixed = self.table.mixed(key);
-        let tag = tag16(mixed);
         let now = self.generation();
-        let (line, choice) = self
-            .table
-            .locate(mixed, |line, e| (line, choose::<V>(line, e, tag, now)));
+        let (line, tag, choice) = self.table.locate(key, |line, e, mixed| {
+            let tag = tag16(mixed);
+            (line, tag, choose::<V>(line, e, tag, now))
+        });
         match choice {
             Choice::Held { slot, word } => {
                 let old = decode(word);

@@ -191,7 +191,7 @@ pub use cluster::ClusterCache;
 pub use dense::DenseCache;
 pub use error::{Error, GrowRefused};
 pub use mix::mix64;
-pub use options::{Keys, Options, Slots};
+pub use options::{FromOptions, Keys, Options, Placement, Slots};
 pub use pack::Pack64;
 pub use set::{CompactSet, FingerprintSet, Full, Inserted, VisitedSet};
 pub use signature::Signature;

@@ -4,8 +4,8 @@
 
 use crate::alloc::{self, Region, Words};
 use crate::error::Error;
-use crate::mix::{mix64, scale};
-use crate::options::{Keys, Options};
+use crate::mix::scale;
+use crate::options::{Options, Placement};
 use crate::pack::GENERATION_MASK;
 use crate::persist::{self, Kind, TableHeader};
 use crate::size::Size;
@@ -13,6 +13,7 @@ use crate::stats::{CacheStats, Counters};
 use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
 use std::fmt;
 use std::io::{Read, Write};
+use std::marker::PhantomData;
 use std::ops::Range;
 
 /// Bytes per line: one cache line.
@@ -23,23 +24,25 @@ pub(crate) const LINE_BYTES: usize = 64;
 #[cfg_attr(any(loom, searchcache_loom), allow(dead_code))]
 const PARALLEL_BYTES: usize = 16 << 20;
 
-/// Lines of `ENTRIES` entries each, and the table's state around them.
-pub(crate) struct LineTable<L: Words, const ENTRIES: usize> {
+/// Lines of `ENTRIES` entries each, and the table's state around them; `P` may fix its
+/// `Keys` and `Slots` (`options` then holds `P`'s choices).
+pub(crate) struct LineTable<L: Words, const ENTRIES: usize, P: Placement> {
     lines: Region<L>,
     generation: AtomicU8,
     options: Options,
+    placement: PhantomData<fn() -> P>,
     pub(crate) counters: Counters,
     /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
     pub(crate) intent: Intent,
 }
 
-impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
+impl<L: Words, const ENTRIES: usize, P: Placement> LineTable<L, ENTRIES, P> {
     /// A table of `size`: the lines are allocated zeroed (every entry empty).
     pub(crate) fn new(size: Size, options: Options) -> Result<Self, Error> {
         let lines = size.lines(LINE_BYTES, ENTRIES)?;
         Ok(Self::from_lines(
             Region::zeroed(lines, options.huge_pages)?,
-            options,
+            options.placed::<P>(),
             0,
         ))
     }
@@ -49,6 +52,7 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
             lines,
             generation: AtomicU8::new(generation),
             options,
+            placement: PhantomData,
             counters: Counters::new(),
             intent: Intent::new(),
         }
@@ -63,27 +67,31 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
         Ok(())
     }
 
-    /// The table's key: `mix64(key)`, or the key itself with [`Keys::Random`].
+    /// The table's key: `mix64(key)`, or the key itself with [`Keys::Random`](crate::Keys).
     #[inline(always)]
     pub(crate) fn mixed(&self, key: u64) -> u64 {
-        match self.options.keys {
-            Keys::Any => mix64(key),
-            Keys::Random => key,
-        }
+        self.options.keys_of::<P>().table_key(key)
     }
 
-    /// `at` of the line of a table key (its high bits) and of which of its entries the key
-    /// may use (`Slots::place`).
+    /// `at` of the line of `key` (the high bits of its table key), of which of its entries the
+    /// key may use (`Slots::place`), and of its table key.
     #[inline(always)]
     pub(crate) fn locate<'a, R>(
         &'a self,
-        mixed: u64,
-        at: impl FnOnce(&'a L, Range<usize>) -> R,
+        key: u64,
+        at: impl FnOnce(&'a L, Range<usize>, u64) -> R,
     ) -> R {
-        let lines = &self.lines;
-        self.options
-            .slots
-            .place::<ENTRIES, _>(mixed, lines.len(), |l, entries| at(&lines[l], entries))
+        let mixed = self.mixed(key);
+        self.options.slots_of::<P>().place::<ENTRIES, _, _>(
+            |parts| self.lines.at_scaled(mixed, parts),
+            |line, entries| at(line, entries, mixed),
+        )
+    }
+
+    /// The line `key` lives in.
+    #[inline(always)]
+    pub(crate) fn line(&self, key: u64) -> &L {
+        self.lines.at_scaled(self.mixed(key), 1).0
     }
 
     /// The line `key` lives in, `0..lines()`.
@@ -195,7 +203,8 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
         age_weight: i32,
     ) -> Result<Self, Error> {
         let (header, lines) = persist::load_table(r, kind, bits, age_weight)?;
-        Ok(Self::from_lines(lines, header.options, header.generation))
+        let options = header.options.fit::<P>()?;
+        Ok(Self::from_lines(lines, options, header.generation))
     }
 
     /// The counters, with the `stats` feature.
@@ -225,7 +234,7 @@ impl<L: Words, const ENTRIES: usize> LineTable<L, ENTRIES> {
 /// `store`, `hashfull`, `clear`, `prefault`) and its type's documentation.
 ///
 /// `line_table_api!(Table, Line, ENTRIES, "n", Fits, Kind, "k")`: the table type (a struct
-/// with fields `table: LineTable<Line, ENTRIES>` and `_values`), its line type and entry
+/// with parameters `<V, P>` and fields `table: LineTable<Line, ENTRIES, P>` and `_values`), its line type and entry
 /// count, the count as the docs write it, the compile-time check that a value fits, and the
 /// file kind with its number.
 macro_rules! line_table_api {
@@ -245,13 +254,42 @@ macro_rules! line_table_api {
                 size: $crate::size::Size,
                 options: $crate::options::Options,
             ) -> Result<Self, $crate::error::Error> {
+                Self::with_placement(size, options)
+            }
+
+            /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
+            /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file
+            /// of another layout is [`crate::persist::FileError::Kind`].
+            pub fn load(r: impl std::io::Read) -> Result<Self, $crate::error::Error> {
+                Self::load_placed(r)
+            }
+        }
+
+        impl<V: $crate::pack::Pack64, P: $crate::options::Placement> $table<V, P> {
+            /// A table of `size` built as `options` say, with `P`'s fixed choices in place of
+            /// their own ([`Placement`](crate::Placement)). Errors: as
+            /// [`new`](Self::new).
+            pub fn with_placement(
+                size: $crate::size::Size,
+                options: $crate::options::Options,
+            ) -> Result<Self, $crate::error::Error> {
                 let () = $fits::<V>::CHECK;
                 Ok(Self::wrap($crate::line_table::LineTable::new(
                     size, options,
                 )?))
             }
 
-            fn wrap(table: $crate::line_table::LineTable<$line, $entries>) -> Self {
+            /// [`load`](Self::load) for a table whose type fixes `Keys` or `Slots`
+            /// ([`Placement`](crate::Placement)): a file saved with other choices is
+            /// [`crate::persist::FileError::Invalid`].
+            pub fn load_placed(r: impl std::io::Read) -> Result<Self, $crate::error::Error> {
+                let () = $fits::<V>::CHECK;
+                let kind = $crate::persist::Kind::$kind;
+                let table = $crate::line_table::LineTable::load(r, kind, V::BITS, V::AGE_WEIGHT)?;
+                Ok(Self::wrap(table))
+            }
+
+            fn wrap(table: $crate::line_table::LineTable<$line, $entries, P>) -> Self {
                 $table {
                     table,
                     _values: std::marker::PhantomData,
@@ -283,7 +321,7 @@ macro_rules! line_table_api {
             /// [`SearchCache::prefetch`](crate::SearchCache::prefetch)).
             #[inline]
             pub fn prefetch(&self, key: u64) {
-                $crate::alloc::prefetch(self.table.locate(self.table.mixed(key), |line, _| line));
+                $crate::alloc::prefetch(self.table.line(key));
             }
 
             /// Starts a new generation: every stored entry becomes one generation older (mod
@@ -316,7 +354,7 @@ macro_rules! line_table_api {
                 self.table.memory_bytes()
             }
 
-            /// The options the table was built with.
+            /// The options the table was built with (`P`'s fixed choices in place of their own).
             #[must_use]
             pub fn options(&self) -> $crate::options::Options {
                 self.table.options()
@@ -336,16 +374,6 @@ macro_rules! line_table_api {
                 self.table.save(w, kind, V::BITS, V::AGE_WEIGHT)
             }
 
-            /// Reads a table [`save`](Self::save) wrote for a value type of the same `BITS` and
-            /// `AGE_WEIGHT`. Errors: as [`SearchCache::load`](crate::SearchCache::load); a file
-            /// of another layout is [`crate::persist::FileError::Kind`].
-            pub fn load(r: impl std::io::Read) -> Result<Self, $crate::error::Error> {
-                let () = $fits::<V>::CHECK;
-                let kind = $crate::persist::Kind::$kind;
-                let table = $crate::line_table::LineTable::load(r, kind, V::BITS, V::AGE_WEIGHT)?;
-                Ok(Self::wrap(table))
-            }
-
             /// The counters, with the `stats` cargo feature; `None` without it.
             #[must_use]
             pub fn stats(&self) -> Option<$crate::stats::CacheStats> {
@@ -358,7 +386,9 @@ macro_rules! line_table_api {
             }
         }
 
-        impl<V: $crate::pack::Pack64> std::fmt::Debug for $table<V> {
+        impl<V: $crate::pack::Pack64, P: $crate::options::Placement> std::fmt::Debug
+            for $table<V, P>
+        {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 self.table.debug(stringify!($table), f)
             }

@@ -47,6 +47,18 @@ pub const fn scale(value: u64, n: usize) -> usize {
     ((value as u128 * n as u128) >> 64) as usize
 }
 
+/// [`scale`] into `parts` equal parts of each of `n` cells: `(⌊s / parts⌋, s mod parts)` of
+/// `s = scale(value, n · parts)`, the cell and which of its parts. The cell is `scale(value, n)`
+/// (`⌊⌊k · n · x⌋ / k⌋ = ⌊n · x⌋`), so a key's part lies in the cell its whole-cell placement
+/// uses. It is below `n` for every `n ≥ 1` and `parts ≥ 1`, even were `n · parts` to wrap
+/// (`s` is then below the wrapped product, which is below `n · parts`): the tables' unchecked
+/// line index (`alloc.rs`, SAFETY (9)) rests on that.
+#[inline(always)]
+pub(crate) const fn scale_parts(value: u64, n: usize, parts: usize) -> (usize, usize) {
+    let s = scale(value, n.wrapping_mul(parts));
+    (s / parts, s % parts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +108,25 @@ mod tests {
         }
         assert_eq!(scale(u64::MAX, 10), 9);
         assert_eq!(scale(0, 10), 0);
+    }
+
+    /// The cell is `scale(value, n)` and below `n`, the part below `parts`, for every value;
+    /// also where `n · parts` wraps (the unchecked index's SAFETY argument needs that case).
+    #[test]
+    fn parts_stay_in_their_cell() {
+        let values = (0..20_000u64).map(mix64).chain([0, 1, u64::MAX]);
+        for (v, n) in values.zip(
+            [1usize, 2, 3, 1000, 1 << 40, usize::MAX / 3]
+                .into_iter()
+                .cycle(),
+        ) {
+            for parts in [1usize, 2, 6, 8] {
+                let (cell, part) = scale_parts(v, n, parts);
+                assert!(cell < n && part < parts, "{v} {n} {parts}");
+                if n.checked_mul(parts).is_some() {
+                    assert_eq!(cell, scale(v, n));
+                }
+            }
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! whether keys are mixed, and whether to ask for huge pages.
 
 use crate::alloc::HugePages;
-use crate::mix::scale;
+use crate::error::{Error, FileError};
+use crate::mix::mix64;
 use std::ops::Range;
 
 /// Where a key may live.
@@ -28,31 +29,30 @@ pub enum Slots {
 }
 
 impl Slots {
-    /// Calls `at` with where the table key `mixed` may live in a table of `buckets` buckets
-    /// of `ENTRIES` entries each: its bucket, `⌊mixed · buckets / 2^64⌋` for every variant (so
-    /// `Single` and `Half` stay in the bucket `Bucket` uses: `⌊⌊k · n · x⌋ / k⌋ = ⌊n · x⌋`),
-    /// and the entries of it the key may use. Each variant calls `at` from its own arm, with a
-    /// constant range (`Bucket`) or one of constant length (`Half`, `Single`): each inlined
-    /// copy of the caller's scan then has its loop fully unrolled and no bounds check (~15
-    /// instructions less per operation than a scan over a range known only at run time).
+    /// Calls `at` with where a table key may live among buckets of `ENTRIES` entries: its
+    /// bucket and the entries of it the key may use. `bucket(parts)` splits each bucket into
+    /// `parts` equal parts and gives the key's bucket and part (`mix::scale_parts` of the key:
+    /// the bucket is `⌊x · n / 2^64⌋` for every variant, so `Single` and `Half` stay in the
+    /// bucket `Bucket` uses). Each variant calls `at` from its own arm, with a constant range
+    /// (`Bucket`) or one of constant length (`Half`, `Single`): each inlined copy of the
+    /// caller's scan then has its loop fully unrolled and no bounds check (~15 instructions
+    /// less per operation than a scan over a range known only at run time).
     #[inline(always)]
-    pub(crate) fn place<const ENTRIES: usize, R>(
+    pub(crate) fn place<const ENTRIES: usize, B, R>(
         self,
-        mixed: u64,
-        buckets: usize,
-        at: impl FnOnce(usize, Range<usize>) -> R,
+        bucket: impl FnOnce(usize) -> (B, usize),
+        at: impl FnOnce(B, Range<usize>) -> R,
     ) -> R {
         match self {
-            Slots::Bucket => at(scale(mixed, buckets), 0..ENTRIES),
+            Slots::Bucket => at(bucket(1).0, 0..ENTRIES),
             Slots::Half => {
-                let half = scale(mixed, buckets * 2);
-                let start = half % 2 * (ENTRIES / 2);
-                at(half / 2, start..start + ENTRIES / 2)
+                let (b, half) = bucket(2);
+                let start = half * (ENTRIES / 2);
+                at(b, start..start + ENTRIES / 2)
             }
             Slots::Single => {
-                let slot = scale(mixed, buckets * ENTRIES);
-                let i = slot % ENTRIES;
-                at(slot / ENTRIES, i..i + 1)
+                let (b, i) = bucket(ENTRIES);
+                at(b, i..i + 1)
             }
         }
     }
@@ -75,6 +75,103 @@ pub enum Keys {
     /// the buckets cluster, and the torn-read figure of the Guarantees, which assumes that the
     /// keys within a bucket differ in random low bits, is not covered.
     Random,
+}
+
+impl Keys {
+    /// The table's key for `key` in the one-line tables (`DenseCache`, `ClusterCache`):
+    /// `mix64(key)`, or the key itself with `Random`.
+    #[inline(always)]
+    pub(crate) fn table_key(self, key: u64) -> u64 {
+        match self {
+            Keys::Any => mix64(key),
+            Keys::Random => key,
+        }
+    }
+}
+
+/// Whether a table (`SearchCache`, `DenseCache`, `ClusterCache`: their second type parameter)
+/// reads its [`Keys`] and [`Slots`] from its [`Options`] at run time ([`FromOptions`], the
+/// default) or has them fixed by its type.
+///
+/// A fixed choice is a constant in the table's code: a probe then tests neither option (a
+/// predictable branch each, but together 8.5 of a dense half-line probe's 78.4 instructions,
+/// and a random probe's time follows its instructions: BENCHMARKS.md, "Options fixed by the
+/// type"). Fix them where the table's shape is known when the program is written, as in an
+/// engine with Zobrist keys:
+///
+/// ```
+/// use searchcache::{DenseCache, Keys, Options, Placement, Size, Slots};
+///
+/// /// Zobrist keys, each key in half of its line (Stockfish's 32-byte cluster).
+/// struct Zobrist;
+/// impl Placement for Zobrist {
+///     const KEYS: Option<Keys> = Some(Keys::Random);
+///     const SLOTS: Option<Slots> = Some(Slots::Half);
+/// }
+///
+/// let table = DenseCache::<u32, Zobrist>::with_placement(Size::Mib(1), Options::default())?;
+/// table.store(0x9E37_79B9_7F4A_7C15, 7);
+/// assert_eq!(table.probe(0x9E37_79B9_7F4A_7C15), Some(7));
+/// // The type's choices replace the Options' own.
+/// assert_eq!(table.options(), Options::default().keys(Keys::Random).slots(Slots::Half));
+/// # Ok::<(), searchcache::Error>(())
+/// ```
+///
+/// A table with a fixed choice behaves exactly as one built with that choice in its
+/// `Options` (a test compares the two operation by operation): `with_placement` builds it (as
+/// `HashMap::with_hasher` builds a map of another hasher) and replaces the `Options`' choices
+/// with the type's, [`options`](crate::DenseCache::options) reports the type's,
+/// `save` writes it, and `load_placed` refuses a file saved with another.
+pub trait Placement: Send + Sync + 'static {
+    /// `Some`: the table's keys, whatever its `Options` say; `None` (the default): its
+    /// `Options`' keys.
+    const KEYS: Option<Keys> = None;
+    /// `Some`: where keys live, whatever the table's `Options` say; `None` (the default):
+    /// its `Options`' slots.
+    const SLOTS: Option<Slots> = None;
+}
+
+/// The default [`Placement`]: `Keys` and `Slots` as the table's [`Options`] say.
+#[derive(Debug)]
+pub struct FromOptions;
+
+impl Placement for FromOptions {}
+
+impl Options {
+    /// These options with `P`'s fixed choices in place of their own.
+    pub(crate) fn placed<P: Placement>(self) -> Self {
+        Options {
+            keys: P::KEYS.unwrap_or(self.keys),
+            slots: P::SLOTS.unwrap_or(self.slots),
+            ..self
+        }
+    }
+
+    /// These options (a loaded file's) when they agree with `P`'s fixed choices; else a
+    /// [`FileError::Invalid`] saying which differ.
+    pub(crate) fn fit<P: Placement>(self) -> Result<Self, Error> {
+        if self.placed::<P>() == self {
+            return Ok(self);
+        }
+        let why = format!(
+            "a table saved with {self:?}; this type fixes {:?} keys and {:?} slots",
+            P::KEYS,
+            P::SLOTS
+        );
+        Err(Error::File(FileError::Invalid(why)))
+    }
+
+    /// The keys, a constant when `P` fixes them.
+    #[inline(always)]
+    pub(crate) fn keys_of<P: Placement>(self) -> Keys {
+        P::KEYS.unwrap_or(self.keys)
+    }
+
+    /// The slots, a constant when `P` fixes them.
+    #[inline(always)]
+    pub(crate) fn slots_of<P: Placement>(self) -> Slots {
+        P::SLOTS.unwrap_or(self.slots)
+    }
 }
 
 /// How a table is built, beyond its size. `Options::default()` is what engines want.
@@ -111,6 +208,7 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mix::{scale, scale_parts};
 
     /// Every variant places a key in the bucket `Slots::Bucket` uses; a half is half the
     /// entries, the one the next bit of the key names.
@@ -123,13 +221,18 @@ mod tests {
             check::<8>(key, n);
         }
         // In a one-bucket table the half is the key's top bit.
-        let half = |key: u64| Slots::Half.place::<8, _>(key, 1, |b, e| (b, e));
+        let half = |key: u64| place::<8>(Slots::Half, key, 1);
         assert_eq!(half(1 << 63), (0, 4..8));
         assert_eq!(half((1 << 63) - 1), (0, 0..4));
     }
 
+    /// The bucket and entries of `key` in a table of `n` buckets.
+    fn place<const ENTRIES: usize>(slots: Slots, key: u64, n: usize) -> (usize, Range<usize>) {
+        slots.place::<ENTRIES, _, _>(|parts| scale_parts(key, n, parts), |b, e| (b, e))
+    }
+
     fn check<const ENTRIES: usize>(key: u64, n: usize) {
-        let place = |slots: Slots| slots.place::<ENTRIES, _>(key, n, |b, e| (b, e));
+        let place = |slots: Slots| place::<ENTRIES>(slots, key, n);
         let (bucket, all) = place(Slots::Bucket);
         assert_eq!(all, 0..ENTRIES);
         let (b, one) = place(Slots::Single);

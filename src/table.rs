@@ -4,7 +4,7 @@ use crate::alloc::{self, Region};
 use crate::bucket::{tag, Bucket, Slot, ENTRIES};
 use crate::error::Error;
 use crate::mix::{mix_head, mix_tail, scale};
-use crate::options::{Keys, Options};
+use crate::options::{FromOptions, Keys, Options, Placement};
 use crate::pack::{
     age, decode, encode, generation_of, restamp, Fits, Pack64, GENERATION_MASK, OCCUPIED,
 };
@@ -79,10 +79,12 @@ const PARALLEL_CLEAR_BYTES: usize = 16 << 20;
 /// assert_eq!(table.probe(7), None);
 /// # Ok::<(), searchcache::Error>(())
 /// ```
-pub struct SearchCache<V: Pack64> {
+pub struct SearchCache<V: Pack64, P: Placement = FromOptions> {
     buckets: Region<Bucket>,
     generation: AtomicU8,
+    /// `P`'s fixed choices in place of the given ones.
     options: Options,
+    placement: PhantomData<fn() -> P>,
     counters: Counters,
     /// Tells loom what each operation will do (`sync::Intent`); nothing outside loom.
     intent: Intent,
@@ -102,12 +104,51 @@ impl<V: Pack64> SearchCache<V> {
     ///
     /// Errors: as [`new`](SearchCache::new).
     pub fn with_options(size: Size, options: Options) -> Result<Self, Error> {
+        Self::with_placement(size, options)
+    }
+
+    /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
+    /// and `AGE_WEIGHT` (what else the bits mean the file cannot tell: load into the type that
+    /// saved them). The table gets the saved options and generation. Reads exactly the saved
+    /// bytes, no further.
+    ///
+    /// Errors: as [`crate::FingerprintSet::load`]; also another `BITS` or `AGE_WEIGHT`, or
+    /// options this build does not know.
+    pub fn load(r: impl Read) -> Result<Self, Error> {
+        Self::load_placed(r)
+    }
+}
+
+impl<V: Pack64, P: Placement> SearchCache<V, P> {
+    /// A table of `size` built as `options` say, with `P`'s fixed choices in place of their
+    /// own ([`Placement`]). Errors: as [`new`](SearchCache::new).
+    pub fn with_placement(size: Size, options: Options) -> Result<Self, Error> {
         let () = Fits::<V>::CHECK;
         let lines = size.lines(BUCKET_BYTES, ENTRIES)?;
+        let options = options.placed::<P>();
         Ok(SearchCache {
             buckets: Region::zeroed(lines, options.huge_pages)?,
             generation: AtomicU8::new(0),
             options,
+            placement: PhantomData,
+            counters: Counters::new(),
+            intent: Intent::new(),
+            _values: PhantomData,
+        })
+    }
+
+    /// [`load`](SearchCache::load) for a table whose type fixes `Keys` or `Slots`
+    /// ([`Placement`]): a file saved with other choices is
+    /// [`FileError::Invalid`](crate::persist::FileError::Invalid).
+    pub fn load_placed(r: impl Read) -> Result<Self, Error> {
+        let () = Fits::<V>::CHECK;
+        let (header, buckets) =
+            persist::load_table(r, persist::Kind::SearchCache, V::BITS, V::AGE_WEIGHT)?;
+        Ok(SearchCache {
+            buckets,
+            generation: AtomicU8::new(header.generation),
+            options: header.options.fit::<P>()?,
+            placement: PhantomData,
             counters: Counters::new(),
             intent: Intent::new(),
             _values: PhantomData,
@@ -117,7 +158,7 @@ impl<V: Pack64> SearchCache<V> {
     /// Replaces the table with an empty one of `size`. The new memory is allocated before the old
     /// is released (peak use is both), so on error the old table is kept, entries and all.
     pub fn resize(&mut self, size: Size) -> Result<(), Error> {
-        let mut fresh = Self::with_options(size, self.options)?;
+        let mut fresh = Self::with_placement(size, self.options)?;
         fresh.generation = AtomicU8::new(self.generation());
         *self = fresh;
         Ok(())
@@ -134,23 +175,18 @@ impl<V: Pack64> SearchCache<V> {
     /// state before its last multiplication; with `Keys::Random`, the key and `key × TAG`.
     #[inline(always)]
     fn keyed(&self, key: u64) -> (u64, u64) {
-        match self.options.keys {
-            Keys::Any => {
-                let head = mix_head(key);
-                (mix_tail(head), head)
-            }
-            Keys::Random => (key, tag(key)),
-        }
+        keyed(self.options.keys_of::<P>(), key)
     }
 
-    /// `at` of the bucket for a mixed key and of which of its entries the key may use
-    /// (`Slots::place`).
+    /// `at` of the bucket of `key`, of which of its entries the key may use
+    /// (`Slots::place`), and of the tag they are checked against.
     #[inline(always)]
-    fn locate<'a, R>(&'a self, mixed: u64, at: impl FnOnce(&'a Bucket, Range<usize>) -> R) -> R {
-        let buckets = &self.buckets;
-        self.options
-            .slots
-            .place::<ENTRIES, _>(mixed, buckets.len(), |b, entries| at(&buckets[b], entries))
+    fn locate<'a, R>(&'a self, key: u64, at: impl FnOnce(&'a Bucket, Range<usize>, u64) -> R) -> R {
+        let (mixed, tag) = self.keyed(key);
+        self.options.slots_of::<P>().place::<ENTRIES, _, _>(
+            |parts| self.buckets.at_scaled(mixed, parts),
+            |bucket, entries| at(bucket, entries, tag),
+        )
     }
 
     /// The bucket `key` lives in, `0..buckets()`: the high bits of `mix64(key) × buckets()`
@@ -166,8 +202,7 @@ impl<V: Pack64> SearchCache<V> {
     #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
         self.intent.read();
-        let (mixed, tag) = self.keyed(key);
-        let data = self.locate(mixed, |bucket, e| held(e, tag, |i| bucket.read(i)).1);
+        let data = self.locate(key, |bucket, e, tag| held(e, tag, |i| bucket.read(i)).1);
         let found = (data & OCCUPIED != 0).then(|| decode(data));
         self.counters.probe(found.is_some());
         found
@@ -187,9 +222,8 @@ impl<V: Pack64> SearchCache<V> {
     #[inline]
     pub fn probe_refresh(&self, key: u64) -> Option<V> {
         self.intent.write();
-        let (mixed, tag) = self.keyed(key);
-        let (bucket, (slot, data)) = self.locate(mixed, |bucket, e| {
-            (bucket, held(e, tag, |i| bucket.read(i)))
+        let (bucket, tag, (slot, data)) = self.locate(key, |bucket, e, tag| {
+            (bucket, tag, held(e, tag, |i| bucket.read(i)))
         });
         let hit = data & OCCUPIED != 0;
         self.counters.probe(hit);
@@ -211,10 +245,9 @@ impl<V: Pack64> SearchCache<V> {
     #[inline]
     pub fn store(&self, key: u64, value: V) {
         self.intent.write();
-        let (mixed, tag) = self.keyed(key);
         let now = self.generation();
-        let (bucket, choice) = self.locate(mixed, |bucket, e| {
-            (bucket, choose::<V>(e, tag, now, |i| bucket.read(i)))
+        let (bucket, tag, choice) = self.locate(key, |bucket, e, tag| {
+            (bucket, tag, choose::<V>(e, tag, now, |i| bucket.read(i)))
         });
         match choice {
             Choice::Held { slot, data } => {
@@ -237,7 +270,7 @@ impl<V: Pack64> SearchCache<V> {
     /// and aarch64.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        alloc::prefetch(self.locate(self.mixed(key), |bucket, _| bucket));
+        alloc::prefetch(self.buckets.at_scaled(self.mixed(key), 1).0);
     }
 
     /// Starts a new generation (a new search): every stored entry becomes one generation older.
@@ -364,27 +397,6 @@ impl<V: Pack64> SearchCache<V> {
         persist::save_table(w, persist::Kind::SearchCache, header, &self.buckets)
     }
 
-    /// Reads a table that [`save`](Self::save) wrote for a value type with the same `BITS`
-    /// and `AGE_WEIGHT` (what else the bits mean the file cannot tell: load into the type that
-    /// saved them). The table gets the saved options and generation. Reads exactly the saved
-    /// bytes, no further.
-    ///
-    /// Errors: as [`crate::FingerprintSet::load`]; also another `BITS` or `AGE_WEIGHT`, or
-    /// options this build does not know.
-    pub fn load(r: impl Read) -> Result<Self, Error> {
-        let () = Fits::<V>::CHECK;
-        let (header, buckets) =
-            persist::load_table(r, persist::Kind::SearchCache, V::BITS, V::AGE_WEIGHT)?;
-        Ok(SearchCache {
-            buckets,
-            generation: AtomicU8::new(header.generation),
-            options: header.options,
-            counters: Counters::new(),
-            intent: Intent::new(),
-            _values: PhantomData,
-        })
-    }
-
     /// The counters, with the `stats` cargo feature; `None` without it.
     #[must_use]
     pub fn stats(&self) -> Option<CacheStats> {
@@ -394,6 +406,18 @@ impl<V: Pack64> SearchCache<V> {
     /// Sets the counters back to zero (nothing to do without the `stats` feature).
     pub fn reset_stats(&self) {
         self.counters.reset();
+    }
+}
+
+/// The key as the table uses it and the tag of its entries, for `keys` (`SearchCache::keyed`).
+#[inline(always)]
+fn keyed(keys: Keys, key: u64) -> (u64, u64) {
+    match keys {
+        Keys::Any => {
+            let head = mix_head(key);
+            (mix_tail(head), head)
+        }
+        Keys::Random => (key, tag(key)),
     }
 }
 
@@ -468,7 +492,7 @@ fn choose<V: Pack64>(
     Choice::Victim { slot, evicts }
 }
 
-impl<V: Pack64> fmt::Debug for SearchCache<V> {
+impl<V: Pack64, P: Placement> fmt::Debug for SearchCache<V, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SearchCache")
             .field("buckets", &self.buckets.len())

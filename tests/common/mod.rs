@@ -5,11 +5,13 @@
 //! `dense::name` and `cluster::name`.
 #![allow(dead_code)] // each test file uses part of it
 
-use searchcache::{ClusterCache, DenseCache, Error, Options, Pack64, SearchCache, Size};
+use searchcache::{ClusterCache, DenseCache, Error, Options, Pack64, Placement, SearchCache, Size};
 
-/// What the tests do with a table, whichever the layout.
+/// What the tests do with a table, whichever the layout and `Placement` (`with_options` and
+/// `load` are `with_placement` and `load_placed`, the same for the default placement).
 pub trait Table<V: Pack64>: Sized + Sync + std::fmt::Debug + std::panic::UnwindSafe {
     fn with_options(size: Size, options: Options) -> Result<Self, Error>;
+    fn options(&self) -> Options;
     fn probe(&self, key: u64) -> Option<V>;
     fn probe_refresh(&self, key: u64) -> Option<V>;
     fn store(&self, key: u64, value: V);
@@ -40,9 +42,12 @@ pub trait Table<V: Pack64>: Sized + Sync + std::fmt::Debug + std::panic::UnwindS
 
 macro_rules! forward {
     ($table:ident, $line_of:ident, $lines:ident, $check:expr) => {
-        impl<V: Pack64> Table<V> for $table<V> {
+        impl<V: Pack64, P: Placement> Table<V> for $table<V, P> {
             fn with_options(size: Size, options: Options) -> Result<Self, Error> {
-                $table::with_options(size, options)
+                $table::with_placement(size, options)
+            }
+            fn options(&self) -> Options {
+                $table::options(self)
             }
             fn probe(&self, key: u64) -> Option<V> {
                 $table::probe(self, key)
@@ -90,7 +95,7 @@ macro_rules! forward {
                 $table::save(self, w)
             }
             fn load(r: &[u8]) -> Result<Self, Error> {
-                $table::load(r)
+                $table::load_placed(r)
             }
             fn stats(&self) -> Option<searchcache::CacheStats> {
                 $table::stats(self)
@@ -109,14 +114,17 @@ forward!(
     SearchCache,
     bucket_of,
     buckets,
-    |_: &SearchCache<V>, key| key
+    |_: &SearchCache<V, P>, key| key
 );
-forward!(DenseCache, line_of, lines, |t: &DenseCache<V>, key| {
+forward!(DenseCache, line_of, lines, |t: &DenseCache<V, P>, key| {
     u64::from(t.tag_of(key))
 });
-forward!(ClusterCache, line_of, lines, |t: &ClusterCache<V>, key| {
-    u64::from(t.tag_of(key))
-});
+forward!(
+    ClusterCache,
+    line_of,
+    lines,
+    |t: &ClusterCache<V, P>, key| { u64::from(t.tag_of(key)) }
+);
 
 /// The keys of `keys` that `t` tells apart (the first of each identity): all of them for the
 /// wide layout, all but about `n² · 2^-16 / lines` for the dense one, whose false hits

@@ -9,7 +9,9 @@
 //!    and the report gives the median over `--rounds` of each round's ratio. The cells: the
 //!    three crate tables, the dense and cluster tables with `Slots::Half` (`dense half`,
 //!    `cluster half`: a key probes the half of its line, as Stockfish's does its 32-byte
-//!    cluster) and the hand-written one on huge pages, then dense, cluster and
+//!    cluster), the same two with `Keys::Random` and `Slots::Half` fixed by their type (`dense
+//!    fixed`, `cluster fixed`: `Placement`) and the hand-written one on huge pages (the crate's
+//!    tables prefaulted, as the hand-written ones are written whole when built), then dense, cluster and
 //!    hand-written on 4 KiB pages, so that each dense layout is compared with the hand-written
 //!    table on the same pages;
 //! 3. with `--trace FILE` (from `cargo run --release -p chess --features trace --example
@@ -28,7 +30,8 @@
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
 use searchcache::{
-    ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, SearchCache, Size, Slots,
+    ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, Placement, SearchCache, Size,
+    Slots,
 };
 use searchcache_bench::handwritten::Stockfish10;
 use searchcache_bench::handwritten_dense::HandDense;
@@ -101,6 +104,16 @@ macro_rules! table {
 table!(SearchCache<Value>);
 table!(DenseCache<Value>);
 table!(ClusterCache<Value>);
+table!(DenseCache<Value, Zobrist>);
+table!(ClusterCache<Value, Zobrist>);
+
+/// The `fixed` cells' placement: `options(true, true)`'s keys and slots, fixed by the type.
+struct Zobrist;
+
+impl Placement for Zobrist {
+    const KEYS: Option<Keys> = Some(Keys::Random);
+    const SLOTS: Option<Slots> = Some(Slots::Half);
+}
 table!(Stockfish10<Value>);
 table!(HandDense<Value>);
 
@@ -120,12 +133,14 @@ fn options(huge: bool, half: bool) -> Options {
 }
 
 /// The cells of the timing runs, by name: which table, on which pages.
-const CELLS: [&str; 10] = [
+const CELLS: [&str; 12] = [
     "wide",
     "dense",
     "cluster",
     "dense half",
     "cluster half",
+    "dense fixed",
+    "cluster fixed",
     "hand",
     "hand dense",
     "dense 4K",
@@ -139,16 +154,43 @@ fn table(name: &str, mib: usize) -> Result<Box<dyn Table>, String> {
     let size = Size::Mib(mib);
     let huge = !name.ends_with(" 4K");
     let base = name.trim_end_matches(" 4K");
-    let half = base.ends_with(" half");
+    let half = base.ends_with(" half") || base.ends_with(" fixed");
     let bytes = mib
         .checked_mul(1 << 20)
         .ok_or_else(|| format!("{mib} MiB overflows"))?;
     let crate_error = |e: searchcache::Error| e.to_string();
     let options = options(huge, half);
+    // The crate's tables are prefaulted, as an engine does when it sets `Hash` (a table's
+    // first touch then runs in address order), since the hand-written tables are written
+    // whole when built: faulted in the random order of the fill, a table ran random probes
+    // 1.15-1.2x slower on this VM (BENCHMARKS.md, "Options fixed by the type").
     Ok(match base.trim_end_matches(" half") {
-        "wide" => Box::new(SearchCache::with_options(size, options).map_err(crate_error)?),
-        "dense" => Box::new(DenseCache::with_options(size, options).map_err(crate_error)?),
-        "cluster" => Box::new(ClusterCache::with_options(size, options).map_err(crate_error)?),
+        "dense fixed" => {
+            let t = DenseCache::<Value, Zobrist>::with_placement(size, options).map_err(crate_error)?;
+            t.prefault();
+            Box::new(t)
+        }
+        "cluster fixed" => {
+            let t = ClusterCache::<Value, Zobrist>::with_placement(size, options)
+                .map_err(crate_error)?;
+            t.prefault();
+            Box::new(t)
+        }
+        "wide" => {
+            let t = SearchCache::with_options(size, options).map_err(crate_error)?;
+            t.prefault();
+            Box::new(t)
+        }
+        "dense" => {
+            let t = DenseCache::with_options(size, options).map_err(crate_error)?;
+            t.prefault();
+            Box::new(t)
+        }
+        "cluster" => {
+            let t = ClusterCache::with_options(size, options).map_err(crate_error)?;
+            t.prefault();
+            Box::new(t)
+        }
         "hand" => Box::new(Stockfish10::new(bytes, huge)?),
         "hand dense" => Box::new(HandDense::new(bytes, huge)?),
         _ => return Err(format!("not a cell: {name}")),
@@ -176,12 +218,14 @@ fn tables(mib: usize, only: Option<&[String]>) -> Result<Cells, String> {
 
 /// The ratios reported, by the names of [`tables`]: each dense layout against the wide table
 /// and against the hand-written one on the same pages.
-const RATIOS: [(&str, &str); 9] = [
+const RATIOS: [(&str, &str); 11] = [
     ("dense", "wide"),
     ("cluster", "wide"),
     ("dense", "hand"),
     ("dense half", "hand"),
     ("cluster half", "hand"),
+    ("dense fixed", "hand"),
+    ("cluster fixed", "hand"),
     ("dense", "hand dense"),
     ("cluster", "hand"),
     ("dense 4K", "hand 4K"),
