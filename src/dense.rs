@@ -33,8 +33,9 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// An engine that knows its keys are Zobrist hashes and wants Stockfish's 32-byte clusters
 /// fixes [`Keys::Random`](crate::Keys::Random) and [`Slots::Half`](crate::Slots::Half) in the
 /// type, `DenseCache<V, P>` with a [`Placement`](crate::Placement) `P`, built by
-/// [`with_placement`](Self::with_placement): the probe then tests no option, which is what
-/// brings it level with a hand-written table (BENCHMARKS.md, "Options fixed by the type").
+/// [`with_placement`](Self::with_placement): the probe then tests no option (1.12× a
+/// hand-written Stockfish-style table's time at 1 GiB, from 1.23×: BENCHMARKS.md, "Options
+/// fixed by the type").
 ///
 /// # Guarantees
 ///
