@@ -49,9 +49,9 @@ pub(crate) use region::Region;
 
 #[cfg(not(any(loom, searchcache_loom)))]
 mod region {
-    use super::{HugePages, ZeroInit, HUGE_PAGE};
+    use super::{AtomicLine, AtomicU64, HugePages, ZeroInit, HUGE_PAGE};
     use crate::error::Error;
-    use crate::mix::scale_parts;
+    use crate::mix::{scale, scale_parts};
     use std::alloc::Layout;
     use std::io;
     use std::ptr::NonNull;
@@ -207,10 +207,37 @@ mod region {
         pub(crate) fn at_scaled(&self, x: u64, parts: usize) -> (&T, usize) {
             let (i, part) = scale_parts(x, self.len, parts);
             let items: &[T] = self;
-            // SAFETY: (9) `i < len`: `zeroed` makes every `Region` with `len ≥ 1` (it asserts a
+            // SAFETY: (10) `i < len`: `zeroed` makes every `Region` with `len ≥ 1` (it asserts a
             // non-zero size), and `scale_parts` returns a cell below `len` for any `len ≥ 1`,
             // `parts ≥ 1` and `x` (its doc and test).
             (unsafe { items.get_unchecked(i) }, part)
+        }
+    }
+
+    impl<const N: usize> Region<AtomicLine<N>> {
+        /// The `K` words that `at_scaled(x, N / K)` names (its line's words `part · K ..
+        /// part · K + K`), addressed as group `scale(x, len · N / K)` of the lines' words seen
+        /// as one array of `K`-word groups: `base + 8K · group`. From the line and the part,
+        /// LLVM computes `base + 64 · line + 8K · part` (four instructions more per dense
+        /// probe with `Slots::Half`; BENCHMARKS.md, "The tag in the low bits").
+        #[inline(always)]
+        pub(crate) fn group_scaled<const K: usize>(&self, x: u64) -> &[AtomicU64; K] {
+            const {
+                assert!(K > 0 && N.is_multiple_of(K));
+                assert!(size_of::<AtomicLine<N>>() == N * size_of::<AtomicU64>());
+            }
+            // No wrap: the region's `len · N` words are addressable memory.
+            let group = scale(x, self.len * (N / K));
+            // SAFETY: (11) `AtomicLine<N>` is `repr(C)` around `[AtomicU64; N]` with no padding
+            // (asserted above), so the region is `len · N` `AtomicU64`s in a row, and `K`
+            // divides `N`: group `g` is words `g·K .. g·K + K`, inside line `g / (N/K)`.
+            // `scale(x, m) < m` for every `m ≥ 1` (`len ≥ 1`, as in (10)), so the offset stays
+            // inside the region's allocation.
+            let words = unsafe { self.ptr.cast::<[AtomicU64; K]>().add(group) };
+            // SAFETY: (11) those words are initialised atomics aligned for `AtomicU64` (the
+            // line's alignment is 64), shared references to them may alias the lines' own, and
+            // the borrow of `self` keeps the memory alive.
+            unsafe { words.as_ref() }
         }
     }
 
@@ -243,7 +270,7 @@ mod region {
 
 #[cfg(any(loom, searchcache_loom))]
 mod region {
-    use super::{HugePages, ZeroInit};
+    use super::{AtomicLine, AtomicU64, HugePages, ZeroInit};
     use crate::error::Error;
     use crate::mix::scale_parts;
     use std::io;
@@ -277,6 +304,15 @@ mod region {
         pub(crate) fn at_scaled(&self, x: u64, parts: usize) -> (&T, usize) {
             let (i, part) = scale_parts(x, self.0.len(), parts);
             (&self.0[i], part)
+        }
+    }
+
+    impl<const N: usize> Region<AtomicLine<N>> {
+        /// As the other `Region`'s, from the line and the part, with bounds checks.
+        pub(crate) fn group_scaled<const K: usize>(&self, x: u64) -> &[AtomicU64; K] {
+            let (line, part) = scale_parts(x, self.0.len(), N / K);
+            let words = &self.0[line].0[part * K..][..K];
+            words.try_into().expect("K divides N")
         }
     }
 

@@ -6,7 +6,7 @@ use crate::dense_word::{decode, encode, generation_of, restamp, tag16, tag_of, F
 use crate::line_table::{line_table_api, LineTable};
 use crate::options::{FromOptions, Placement};
 use crate::pack::{age, Pack64};
-use crate::sync::Ordering::Relaxed;
+use crate::sync::{AtomicU64, Ordering::Relaxed};
 use std::marker::PhantomData;
 
 /// Lines sampled by `hashfull`: 125 lines are 1,000 entries.
@@ -33,9 +33,9 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// An engine that knows its keys are Zobrist hashes and wants Stockfish's 32-byte clusters
 /// fixes [`Keys::Random`](crate::Keys::Random) and [`Slots::Half`](crate::Slots::Half) in the
 /// type, `DenseCache<V, P>` with a [`Placement`](crate::Placement) `P`, built by
-/// [`with_placement`](Self::with_placement): the probe then tests no option (1.12× a
-/// hand-written Stockfish-style table's time at 1 GiB, from 1.23×: BENCHMARKS.md, "Options
-/// fixed by the type").
+/// [`with_placement`](Self::with_placement): the probe then tests no option (0.94-1.05× a
+/// hand-written Stockfish-style table's time at 1 GiB, where reading the options costs
+/// 1.13-1.17×: BENCHMARKS.md, "The tag in the low bits").
 ///
 /// # Guarantees
 ///
@@ -107,13 +107,14 @@ line_table_api!(
 );
 
 impl<V: Pack64, P: Placement> DenseCache<V, P> {
-    /// The first matching entry of `key`'s line: its line, index, word (0: none) and tag.
+    /// The first matching entry of `key`'s entries: the entries, its index, its word (0:
+    /// none) and the tag.
     #[inline(always)]
-    fn find(&self, key: u64) -> (&Line, usize, u64, u64) {
-        self.table.locate(key, |line, e, mixed| {
+    fn find(&self, key: u64) -> (&[AtomicU64], usize, u64, u64) {
+        self.table.locate_words(key, |entries, mixed| {
             let tag = tag16(mixed);
-            let (at, word) = held(e, tag, |i| dense_line::read(line, i));
-            (line, at, word, tag)
+            let (at, word) = held(entries, tag);
+            (entries, at, word, tag)
         })
     }
 
@@ -136,14 +137,14 @@ impl<V: Pack64, P: Placement> DenseCache<V, P> {
     #[must_use = "a probe's answer is what it is for"]
     pub fn probe_refresh(&self, key: u64) -> Option<V> {
         self.table.intent.write();
-        let (line, at, word, _) = self.find(key);
+        let (entries, at, word, _) = self.find(key);
         self.table.counters.probe(word != 0);
         if word == 0 {
             return None;
         }
         let now = self.generation();
         if generation_of(word) != now {
-            dense_line::write(line, at, restamp(word, now));
+            dense_line::write(entries, at, restamp(word, now));
         }
         Some(decode(word))
     }
@@ -155,20 +156,20 @@ impl<V: Pack64, P: Placement> DenseCache<V, P> {
     pub fn store(&self, key: u64, value: V) {
         self.table.intent.write();
         let now = self.generation();
-        let (line, tag, choice) = self.table.locate(key, |line, e, mixed| {
+        let (entries, tag, choice) = self.table.locate_words(key, |entries, mixed| {
             let tag = tag16(mixed);
-            (line, tag, choose::<V>(line, e, tag, now))
+            (entries, tag, choose::<V>(entries, tag, now))
         });
         match choice {
             Choice::Held { slot, word } => {
                 let old = decode(word);
                 if let Some(merged) = value.merge(old, age(now, generation_of(word))) {
-                    dense_line::write(line, slot, encode(tag, merged, now));
+                    dense_line::write(entries, slot, encode(tag, merged, now));
                 }
                 self.table.counters.store(false);
             }
             Choice::Victim { slot, evicts } => {
-                dense_line::write(line, slot, encode(tag, value, now));
+                dense_line::write(entries, slot, encode(tag, value, now));
                 self.table.counters.store(evicts);
             }
         }
@@ -180,7 +181,7 @@ impl<V: Pack64, P: Placement> DenseCache<V, P> {
     pub fn hashfull(&self) -> usize {
         let now = self.generation();
         self.table.hashfull(HASHFULL_SAMPLE_LINES, |line, i| {
-            let word = dense_line::read(line, i);
+            let word = dense_line::read(&line.0, i);
             tag_of(word) != 0 && generation_of(word) == now
         })
     }

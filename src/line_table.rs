@@ -2,15 +2,15 @@
 //! protocol: the lines, the generation, the options, the counters, and every operation that
 //! does not look inside an entry. Each table keeps its own line type and entry code.
 
-use crate::alloc::{self, Region, Words};
+use crate::alloc::{self, AtomicLine, Region, Words};
 use crate::error::Error;
 use crate::mix::scale;
-use crate::options::{Options, Placement};
+use crate::options::{Options, Placement, Slots};
 use crate::pack::GENERATION_MASK;
 use crate::persist::{self, Kind, TableHeader};
 use crate::size::Size;
 use crate::stats::{CacheStats, Counters};
-use crate::sync::{AtomicU8, Intent, Ordering::Relaxed};
+use crate::sync::{AtomicU64, AtomicU8, Intent, Ordering::Relaxed};
 use std::fmt;
 use std::io::{Read, Write};
 use std::marker::PhantomData;
@@ -233,6 +233,26 @@ impl<L: Words, const ENTRIES: usize, P: Placement> LineTable<L, ENTRIES, P> {
 /// `Debug`. Each table's file keeps what looks inside an entry (`probe`, `probe_refresh`,
 /// `store`, `hashfull`, `clear`, `prefault`) and its type's documentation.
 ///
+/// Tables of word lines (`DenseCache`): a key's entries as the words they are.
+impl<P: Placement> LineTable<AtomicLine<8>, 8, P> {
+    /// `at` of the words `key` may use, as [`locate`](Self::locate) places them (the line's
+    /// eight, the half's four, the one of `Slots::Single`), and of its table key: the same
+    /// entries, addressed in one step (`Region::group_scaled`).
+    #[inline(always)]
+    pub(crate) fn locate_words<'a, R>(
+        &'a self,
+        key: u64,
+        at: impl FnOnce(&'a [AtomicU64], u64) -> R,
+    ) -> R {
+        let mixed = self.mixed(key);
+        match self.options.slots_of::<P>() {
+            Slots::Bucket => at(self.lines.group_scaled::<8>(mixed), mixed),
+            Slots::Half => at(self.lines.group_scaled::<4>(mixed), mixed),
+            Slots::Single => at(self.lines.group_scaled::<1>(mixed), mixed),
+        }
+    }
+}
+
 /// `line_table_api!(Table, Line, ENTRIES, "n", Fits, Kind, "k")`: the table type (a struct
 /// with parameters `<V, P>` and fields `table: LineTable<Line, ENTRIES, P>` and `_values`), its line type and entry
 /// count, the count as the docs write it, the compile-time check that a value fits, and the
@@ -397,3 +417,37 @@ macro_rules! line_table_api {
 }
 
 pub(crate) use line_table_api;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::FromOptions;
+
+    /// `locate_words` gives exactly the words `locate` names (the same addresses), for every
+    /// `Slots`, line counts that are and are not powers of two, and keys across the range.
+    #[test]
+    fn words_are_the_entries_locate_names() {
+        for lines in [1usize, 2, 3, 7, 64, 1000] {
+            for slots in [Slots::Bucket, Slots::Half, Slots::Single] {
+                let options = Options::default().slots(slots);
+                let size = Size::Bytes(lines * LINE_BYTES);
+                let table = LineTable::<AtomicLine<8>, 8, FromOptions>::new(size, options)
+                    .expect("a small table");
+                let mut key = 0x0123_4567_89ab_cdefu64;
+                for k in [0, 1, u64::MAX, 1 << 63, (1 << 63) - 1].into_iter().chain(
+                    std::iter::repeat_with(|| {
+                        key = crate::mix::mix64(key);
+                        key
+                    })
+                    .take(2000),
+                ) {
+                    let named: Vec<*const AtomicU64> =
+                        table.locate(k, |line, e, _| e.map(|i| &line.0[i] as *const _).collect());
+                    let words: Vec<*const AtomicU64> =
+                        table.locate_words(k, |w, _| w.iter().map(|a| a as *const _).collect());
+                    assert_eq!(named, words, "{lines} lines, {slots:?}, key {k:#x}");
+                }
+            }
+        }
+    }
+}

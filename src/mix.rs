@@ -52,7 +52,7 @@ pub const fn scale(value: u64, n: usize) -> usize {
 /// (`⌊⌊k · n · x⌋ / k⌋ = ⌊n · x⌋`), so a key's part lies in the cell its whole-cell placement
 /// uses. It is below `n` for every `n ≥ 1` and `parts ≥ 1`, even were `n · parts` to wrap
 /// (`s` is then below the wrapped product, which is below `n · parts`): the tables' unchecked
-/// line index (`alloc.rs`, SAFETY (9)) rests on that.
+/// line index (`alloc.rs`, SAFETY (10)) rests on that.
 #[inline(always)]
 pub(crate) const fn scale_parts(value: u64, n: usize, parts: usize) -> (usize, usize) {
     let s = scale(value, n.wrapping_mul(parts));

@@ -21,19 +21,27 @@ pub(crate) fn victim<V: Pack64>(
 ) -> (usize, bool) {
     let (mut victim, mut victim_worth) = (entries.start, i64::MAX);
     for i in entries.rev() {
-        let worth = match entry(i) {
-            Some((old, generation)) => {
-                let old_age = i32::from(age(now, generation));
-                i64::from(
-                    old.depth()
-                        .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
-                )
-            }
-            None => i64::MIN,
-        };
+        let worth = worth(entry(i), now);
         let lower = worth <= victim_worth;
         victim = select_unpredictable(lower, i, victim);
         victim_worth = select_unpredictable(lower, worth, victim_worth);
     }
     (victim, victim_worth != i64::MIN)
+}
+
+/// What the rule ranks an entry by: `i64::MIN` for an empty one (`None`), else its value's
+/// `depth − AGE_WEIGHT · age` (an `i32`, so above every empty entry), `age` counted from the
+/// generation it was written in to `now`. A store evicts the entry of least worth.
+#[inline(always)]
+pub(crate) fn worth<V: Pack64>(entry: Option<(V, u8)>, now: u8) -> i64 {
+    match entry {
+        Some((old, generation)) => {
+            let old_age = i32::from(age(now, generation));
+            i64::from(
+                old.depth()
+                    .saturating_sub(V::AGE_WEIGHT.saturating_mul(old_age)),
+            )
+        }
+        None => i64::MIN,
+    }
 }

@@ -2,10 +2,11 @@
 //! corrupted, a wrong-version or a wrong-kind file is an `Error`, never a panic and never a
 //! table built from bad bytes.
 
+use searchcache::consts::FORMAT_VERSION;
 use searchcache::persist::{ChecksumReader, ChecksumWriter, FileError};
 use searchcache::{
-    Bitstate, CompactSet, Error, FingerprintSet, Inserted, Keys, Options, Pack64, SearchCache,
-    Size, Slots, StateHash, VisitedSet,
+    Bitstate, CompactSet, DenseCache, Error, FingerprintSet, Inserted, Keys, Options, Pack64,
+    SearchCache, Size, Slots, StateHash, VisitedSet,
 };
 use std::io::{Read, Write};
 
@@ -38,17 +39,20 @@ fn spoiled_files_are_errors<T>(file: &[u8], load: impl Fn(&[u8]) -> Result<T, Er
             Ok(_) => panic!("byte {at} of {} changed, and it loaded", file.len()),
         }
     }
-    // Another format version (with its header checksum made right: a real newer file).
-    let mut newer = file.to_vec();
-    newer[8..12].copy_from_slice(&2u32.to_le_bytes());
-    reseal_header(&mut newer);
-    assert_eq!(
-        load(&newer).err(),
-        Some(Error::File(FileError::Version {
-            found: 2,
-            supported: 1
-        }))
-    );
+    // Other format versions (with the header checksum made right: real files of an older and
+    // a newer build).
+    for other in [FORMAT_VERSION - 1, FORMAT_VERSION + 1] {
+        let mut file = file.to_vec();
+        file[8..12].copy_from_slice(&other.to_le_bytes());
+        reseal_header(&mut file);
+        assert_eq!(
+            load(&file).err(),
+            Some(Error::File(FileError::Version {
+                found: other,
+                supported: FORMAT_VERSION
+            }))
+        );
+    }
     // Not a table at all.
     assert_eq!(
         load(b"hello, world: not a table, just text of some length").err(),
@@ -116,7 +120,7 @@ fn the_header_is_as_documented() {
     assert_eq!(set.insert(StateHash::from_u64(5)), Ok(Inserted::New));
     let file = saved(|f| set.save(f));
     assert_eq!(&file[0..8], b"srchcach");
-    assert_eq!(u32::from_le_bytes(file[8..12].try_into().unwrap()), 1);
+    assert_eq!(u32::from_le_bytes(file[8..12].try_into().unwrap()), 2);
     assert_eq!(u32::from_le_bytes(file[12..16].try_into().unwrap()), 1);
     assert_eq!(u64::from_le_bytes(file[16..24].try_into().unwrap()), 2);
     assert_eq!(u64::from_le_bytes(file[24..32].try_into().unwrap()), 64);
@@ -413,4 +417,27 @@ fn cluster_cache_round_trips_and_refuses_spoiled_files() {
         SearchCache::<u32>::load(&file[..]),
         Err(Error::File(FileError::Kind { .. }))
     ));
+}
+
+/// A dense table's body is its lines' words, each entry `payload << 23 | generation << 16 |
+/// tag` as the module docs write it (format version 2).
+#[test]
+fn the_dense_body_is_as_documented() {
+    let table: DenseCache<u32> = DenseCache::new(Size::Bytes(64)).unwrap();
+    for _ in 0..5 {
+        table.new_generation();
+    }
+    let key = 0xfeed_f00d;
+    table.store(key, 0xabcdef);
+    let file = saved(|f| table.save(f));
+    assert_eq!(u32::from_le_bytes(file[12..16].try_into().unwrap()), 5);
+    let words: Vec<u64> = file[64..128]
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    let tag = u64::from(table.tag_of(key));
+    assert_eq!(words[0], 0xabcdef << 23 | 5 << 16 | tag);
+    assert_eq!(&words[1..], &[0; 7]);
+    // The trailer counts the one occupied entry.
+    assert_eq!(u64::from_le_bytes(file[128..136].try_into().unwrap()), 1);
 }

@@ -1,6 +1,6 @@
 //! A hand-written table in the crate's dense layout (issue 29): eight one-word entries per
-//! 64-byte line, each a 16-bit tag (the key's low 16 bits, 0 counting as 1; the line comes
-//! from the high bits), a 7-bit generation and 41 bits of value, written plainly: no options
+//! 64-byte line, each a 16-bit tag in the low bits (the key's low 16 bits, 0 counting as 1;
+//! the line comes from the high bits), a 7-bit generation and 41 bits of value on top, written plainly: no options
 //! and no generic machinery beyond `Pack64`. Beside `DenseCache` it separates what the crate's
 //! code costs from what the layout costs: the same entries, scanned the same way, in the code
 //! an engine author would write for them.
@@ -15,10 +15,10 @@ use std::hint::select_unpredictable;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 const ENTRIES: usize = 8;
-/// The tag's place: the top 16 bits of an entry.
-const TAG_SHIFT: u32 = 48;
-const PAYLOAD_BITS: u32 = 41;
-const PAYLOAD: u64 = (1 << PAYLOAD_BITS) - 1;
+/// The generation's place: above the 16-bit tag.
+const GENERATION_SHIFT: u32 = 16;
+/// The payload's place: the top 41 bits.
+const PAYLOAD_SHIFT: u32 = 23;
 const GENERATION_MASK: u8 = 127;
 
 /// The hand-written dense table: `[AtomicU64; 8]` lines, relaxed loads and stores.
@@ -58,9 +58,9 @@ impl<V: Pack64> HandDense<V> {
         let mut found = 0;
         for entry in line {
             let word = entry.load(Relaxed);
-            found = select_unpredictable(word >> TAG_SHIFT == tag, word, found);
+            found = select_unpredictable(word as u16 == tag as u16, word, found);
         }
-        (found != 0).then(|| V::unpack(found & PAYLOAD))
+        (found != 0).then(|| V::unpack(found >> PAYLOAD_SHIFT))
     }
 
     /// Stores `value` for `key` by the crate's replacement rule.
@@ -69,14 +69,16 @@ impl<V: Pack64> HandDense<V> {
         let (line, tag) = self.line(key);
         let now = self.generation.load(Relaxed) & GENERATION_MASK;
         let words: [u64; ENTRIES] = std::array::from_fn(|i| line[i].load(Relaxed));
-        let (slot, to_write) = match words.iter().position(|&w| w >> TAG_SHIFT == tag) {
-            Some(i) => match value.merge(V::unpack(words[i] & PAYLOAD), age(now, words[i])) {
-                Some(merged) => (i, merged),
-                None => return,
-            },
+        let (slot, to_write) = match words.iter().position(|&w| w as u16 == tag as u16) {
+            Some(i) => {
+                match value.merge(V::unpack(words[i] >> PAYLOAD_SHIFT), age(now, words[i])) {
+                    Some(merged) => (i, merged),
+                    None => return,
+                }
+            }
             None => (victim::<V>(&words, now), value),
         };
-        let word = tag << TAG_SHIFT | u64::from(now) << PAYLOAD_BITS | to_write.pack();
+        let word = to_write.pack() << PAYLOAD_SHIFT | u64::from(now) << GENERATION_SHIFT | tag;
         line[slot].store(word, Relaxed);
     }
 
@@ -95,7 +97,7 @@ impl<V: Pack64> HandDense<V> {
 }
 
 fn age(now: u8, word: u64) -> u8 {
-    now.wrapping_sub((word >> PAYLOAD_BITS) as u8 & GENERATION_MASK) & GENERATION_MASK
+    now.wrapping_sub((word >> GENERATION_SHIFT) as u8 & GENERATION_MASK) & GENERATION_MASK
 }
 
 /// The first empty entry, else the first of least `depth − AGE_WEIGHT · age`.
@@ -104,7 +106,7 @@ fn victim<V: Pack64>(words: &[u64; ENTRIES], now: u8) -> usize {
         if w == 0 {
             i64::MIN
         } else {
-            let depth = V::unpack(w & PAYLOAD).depth();
+            let depth = V::unpack(w >> PAYLOAD_SHIFT).depth();
             i64::from(depth) - i64::from(V::AGE_WEIGHT) * i64::from(age(now, w))
         }
     };

@@ -8,7 +8,7 @@ use crate::size::Size;
 use std::io::{Read, Write};
 
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The first eight bytes of every file.
 const MAGIC: [u8; 8] = *b"srchcach";

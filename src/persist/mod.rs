@@ -3,7 +3,7 @@
 //! [`Bitstate`](crate::Bitstate), [`VisitedMap`](crate::VisitedMap) and
 //! [`SearchCache`](crate::SearchCache) (`save` and `load` on each), and the checksum wrappers a caller can use for data of its own beside them.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! Every integer is little-endian, whatever the machine. A file is a header, a body and a
 //! trailer, and nothing after the trailer is read, so a caller may append its own data (a
@@ -12,7 +12,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic: the ASCII bytes `srchcach` |
-//! | 8..12 | format version, `u32`: 1 |
+//! | 8..12 | format version, `u32`: 2 |
 //! | 12..16 | kind, `u32`: 1 `FingerprintSet`, 2 `CompactSet`, 3 `Bitstate`, 4 `SearchCache`, 5 `DenseCache`, 6 `VisitedMap`, 7 `ClusterCache` |
 //! | 16..24 | lines, `u64`: 64-byte lines in the body (at least 1) |
 //! | 24..56 | four `u64` parameters of the kind (below) |
@@ -32,13 +32,15 @@
 //! (`Slots::Bucket` 0, `Single` 1, `Half` 2; `Keys::Any` 0, `Random` 1; `HugePages::Advise` 0, `Never` 1).
 //! A set's word holds one `u64` signature or two `u32` ones (the even slot in the low half); a
 //! table's line is its bucket, `[check, data]` × 4, as `bucket.rs` describes; a dense
-//! table's line is eight one-word entries, `tag << 48 | generation << 41 | payload`
+//! table's line is eight one-word entries, `payload << 23 | generation << 16 | tag`
 //! (`dense_word.rs`), counted occupied when the tag is not zero; a cluster table's line is six
 //! data words (the bucket's data word), then its six 16-bit checks and two zero ones packed
 //! four to a word, the first in the low bits (`cluster_line.rs`), counted occupied by the data
 //! word's top bit. The body is the
 //! table as it lies in memory, so it is only meaningful to this format version: a change to the
-//! layout, the mixer or the entry protocol is a new version.
+//! layout, the mixer or the entry protocol is a new version. Version 1 (to 2026-12-07) held
+//! the dense entry's tag in its top 16 bits; a version 1 file is refused
+//! ([`FileError::Version`]).
 //!
 //! # What `load` checks
 //!

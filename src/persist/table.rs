@@ -86,9 +86,12 @@ fn counter(kind: Kind) -> fn(&[u64; 8]) -> u64 {
     }
 }
 
-/// Occupied entries of a dense line (words with a non-zero tag, the top 16 bits).
+/// Occupied entries of a dense line (words with a non-zero tag).
 fn occupied_dense_entries(words: &[u64; 8]) -> u64 {
-    words.iter().filter(|&&w| w >> 48 != 0).count() as u64
+    words
+        .iter()
+        .filter(|&&w| crate::dense_word::tag_of(w) != 0)
+        .count() as u64
 }
 
 /// Occupied entries of a bucket's words (data words with `OCCUPIED`).

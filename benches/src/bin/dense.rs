@@ -30,8 +30,7 @@
 //! `cargo run --release --manifest-path benches/Cargo.toml --bin dense -- --help`
 
 use searchcache::{
-    ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, Placement, SearchCache, Size,
-    Slots,
+    ClusterCache, DenseCache, HugePages, Keys, Options, Pack64, Placement, SearchCache, Size, Slots,
 };
 use searchcache_bench::handwritten::Stockfish10;
 use searchcache_bench::handwritten_dense::HandDense;
@@ -166,7 +165,8 @@ fn table(name: &str, mib: usize) -> Result<Box<dyn Table>, String> {
     // 1.15-1.2x slower on this VM (BENCHMARKS.md, "Options fixed by the type").
     Ok(match base.trim_end_matches(" half") {
         "dense fixed" => {
-            let t = DenseCache::<Value, Zobrist>::with_placement(size, options).map_err(crate_error)?;
+            let t =
+                DenseCache::<Value, Zobrist>::with_placement(size, options).map_err(crate_error)?;
             t.prefault();
             Box::new(t)
         }
