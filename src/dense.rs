@@ -35,7 +35,7 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// type, `DenseCache<V, P>` with a [`Placement`](crate::Placement) `P`, built by
 /// [`with_placement`](Self::with_placement): the probe then tests no option (0.94-1.05× a
 /// hand-written Stockfish-style table's time at 1 GiB, where reading the options costs
-/// 1.13-1.17×: BENCHMARKS.md, "The tag in the low bits").
+/// 1.13-1.19×: BENCHMARKS.md, "The tag in the low bits").
 ///
 /// # Guarantees
 ///
