@@ -198,14 +198,22 @@ def check_analyse(ours):
             raise Failure(f"analyse with {options}: illegal pv move {info['pv'][0]}")
         print(f"analyse {options}: depth {info['depth']} score {info['score'].white()} "
               f"pv {' '.join(m.uci() for m in info['pv'][:4])} nodes {info.get('nodes')}")
-    # A mate through the table: KQ v K, mate in 4. The main thread alone sees it at depth 12
-    # (at 11 it scores +10.7); a helper a ply ahead may see it sooner, but only if the scheduler
-    # runs it in time, so depth 11 failed now and then (CI, 2026-12-02).
+    # A mate through the table: KQ v K, mate in 4. One thread searches deterministically and
+    # sees it at depth 12 (at 11 it scores +10.7). Two threads share the table: a helper's entry
+    # can graft a shallower result into the main thread's tree, so at depth 12 they once
+    # reported +10.8 (CI, 2026-12-07) and at 14 now and then a mate in 5. With two threads the
+    # check is that mate distances survive the shared table: a mate, never one shorter than 4,
+    # four plies past the depth that one thread needs.
     mate = chess.Board("4Q3/8/8/5K2/8/8/8/7k w - - 0 1")
-    info = ours.analyse(mate, chess.engine.Limit(depth=12), options={"Hash": 16, "Threads": 2})
+    info = ours.analyse(mate, chess.engine.Limit(depth=12), options={"Hash": 16, "Threads": 1})
     if info["score"].relative != chess.engine.Mate(4):
-        raise Failure(f"analyse of a mate in 4 reported {info['score']}")
-    print(f"analyse mate in 4: {info['score'].relative}")
+        raise Failure(f"analyse of a mate in 4 with one thread reported {info['score']}")
+    print(f"analyse mate in 4, one thread: {info['score'].relative}")
+    info = ours.analyse(mate, chess.engine.Limit(depth=16), options={"Hash": 16, "Threads": 2})
+    moves = info["score"].relative.mate()
+    if moves is None or moves < 4:
+        raise Failure(f"analyse of a mate in 4 with two threads reported {info['score']}")
+    print(f"analyse mate in 4, two threads: {info['score'].relative}")
 
 
 def interrupted(_signum, _frame):
