@@ -35,7 +35,7 @@ const HASHFULL_SAMPLE_LINES: usize = 125;
 /// type, `DenseCache<V, P>` with a [`Placement`](crate::Placement) `P`, built by
 /// [`with_placement`](Self::with_placement): the probe then tests no option (0.94-1.05× a
 /// hand-written Stockfish-style table's time at 1 GiB, where reading the options costs
-/// 1.13-1.19×: BENCHMARKS.md, "The tag in the low bits").
+/// 1.13-1.17×: BENCHMARKS.md, "The tag in the low bits").
 ///
 /// # Guarantees
 ///
@@ -107,14 +107,13 @@ line_table_api!(
 );
 
 impl<V: Pack64, P: Placement> DenseCache<V, P> {
-    /// The first matching entry of `key`'s entries: the entries, its index, its word (0:
-    /// none) and the tag.
+    /// The first matching entry of `key`'s entries: the entries, its index and its word (0:
+    /// none).
     #[inline(always)]
-    fn find(&self, key: u64) -> (&[AtomicU64], usize, u64, u64) {
+    fn find(&self, key: u64) -> (&[AtomicU64], usize, u64) {
         self.table.locate_words(key, |entries, mixed| {
-            let tag = tag16(mixed);
-            let (at, word) = held(entries, tag);
-            (entries, at, word, tag)
+            let (at, word) = held(entries, tag16(mixed));
+            (entries, at, word)
         })
     }
 
@@ -124,7 +123,7 @@ impl<V: Pack64, P: Placement> DenseCache<V, P> {
     #[must_use = "a probe only reads the table: use its answer"]
     pub fn probe(&self, key: u64) -> Option<V> {
         self.table.intent.read();
-        let (_, _, word, _) = self.find(key);
+        let (_, _, word) = self.find(key);
         let found = (word != 0).then(|| decode(word));
         self.table.counters.probe(found.is_some());
         found
@@ -137,7 +136,7 @@ impl<V: Pack64, P: Placement> DenseCache<V, P> {
     #[must_use = "a probe's answer is what it is for"]
     pub fn probe_refresh(&self, key: u64) -> Option<V> {
         self.table.intent.write();
-        let (entries, at, word, _) = self.find(key);
+        let (entries, at, word) = self.find(key);
         self.table.counters.probe(word != 0);
         if word == 0 {
             return None;

@@ -79,8 +79,8 @@ pub(crate) enum Choice {
 /// kept every word live in registers (BENCHMARKS.md, "Stores, an exit at the first match").
 /// The least is then found forwards with a strict `<` (the first of equals, as `victim`'s
 /// backward `<=` finds it): `victim` itself, with the eight words live, kept its running least
-/// on the stack and took 1.50-1.58× the wide table's store time against 1.33-1.36× (BENCHMARKS.md,
-/// "The tag in the low bits").
+/// on the stack and took 1.50-1.58× the wide table's store time, this scan 1.31-1.38×
+/// (BENCHMARKS.md, "The tag in the low bits").
 #[inline(always)]
 pub(crate) fn choose<V: Pack64>(entries: &[AtomicU64], tag: u64, now: u8) -> Choice {
     let mut words = [0u64; DENSE_ENTRIES];

@@ -228,12 +228,7 @@ impl<L: Words, const ENTRIES: usize, P: Placement> LineTable<L, ENTRIES, P> {
     }
 }
 
-/// The public methods in which `DenseCache` and `ClusterCache` differ only by name, written
-/// once: construction, sizing, the generation, `prefetch`, `save`/`load`, the counters and
-/// `Debug`. Each table's file keeps what looks inside an entry (`probe`, `probe_refresh`,
-/// `store`, `hashfull`, `clear`, `prefault`) and its type's documentation.
-///
-/// Tables of word lines (`DenseCache`): a key's entries as the words they are.
+// Tables of word lines (`DenseCache`): a key's entries as the words they are.
 impl<P: Placement> LineTable<AtomicLine<8>, 8, P> {
     /// `at` of the words `key` may use, as [`locate`](Self::locate) places them (the line's
     /// eight, the half's four, the one of `Slots::Single`), and of its table key: the same
@@ -253,6 +248,11 @@ impl<P: Placement> LineTable<AtomicLine<8>, 8, P> {
     }
 }
 
+/// The public methods in which `DenseCache` and `ClusterCache` differ only by name, written
+/// once: construction, sizing, the generation, `prefetch`, `save`/`load`, the counters and
+/// `Debug`. Each table's file keeps what looks inside an entry (`probe`, `probe_refresh`,
+/// `store`, `hashfull`, `clear`, `prefault`) and its type's documentation.
+///
 /// `line_table_api!(Table, Line, ENTRIES, "n", Fits, Kind, "k")`: the table type (a struct
 /// with parameters `<V, P>` and fields `table: LineTable<Line, ENTRIES, P>` and `_values`), its line type and entry
 /// count, the count as the docs write it, the compile-time check that a value fits, and the

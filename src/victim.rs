@@ -1,7 +1,7 @@
 //! The replacement rule of every table layout: which entry a store overwrites when no entry
-//! holds its key. One ranking (`worth`), so that the wide, dense and cluster layouts cannot
-//! drift apart; the wide and cluster stores scan with `victim`, the dense store with its own
-//! forward scan of the same result (`dense_line::choose` says why). The rule's tests run on
+//! holds its key. One ranking (`worth`), shared by the wide, dense and cluster layouts; the
+//! wide and cluster stores scan with `victim`, the dense store with its own forward scan of the
+//! same result (`dense_line::choose` says why). The rule's tests run on
 //! all three (tests/table.rs: depth against age, empty entries first, the first of equals);
 //! which entry an equal-ranked store takes shows only in a saved file, which tests/persist.rs
 //! checks for the dense table (a scan that took the last of equals there fails it).

@@ -1,7 +1,7 @@
 //! A hand-written table in the crate's dense layout (issue 29): eight one-word entries per
 //! 64-byte line, each a 16-bit tag in the low bits (the key's low 16 bits, 0 counting as 1;
-//! the line comes from the high bits), a 7-bit generation and 41 bits of value on top, written plainly: no options
-//! and no generic machinery beyond `Pack64`. Beside `DenseCache` it separates what the crate's
+//! the line comes from the high bits), a 7-bit generation and 41 bits of value on top, written
+//! plainly: no options and no generic machinery beyond `Pack64`. Beside `DenseCache` it separates what the crate's
 //! code costs from what the layout costs: the same entries, scanned the same way, in the code
 //! an engine author would write for them.
 //!
